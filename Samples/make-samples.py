@@ -1,0 +1,788 @@
+#!/usr/bin/env python3
+"""Write the bleanalyze sample captures into the folder that holds this script.
+
+    python3 Samples/make-samples.py        (from any directory)
+
+One logical session ("hr-sensor": a central scans, connects to a heart-rate
+sensor, discovers its GATT database, receives notifications and disconnects)
+is described once, in SESSION below.  Each capture format has one writer
+function that serialises that same list of records.  Further files are edge
+cases for tests (truncated, empty, filtered, wrong datalink...).
+
+The output is deterministic: fixed timestamps, no randomness, fixed zip entry
+dates.  Running the script twice gives byte-identical files.  Standard library
+only (Python 3.11).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+import zipfile
+import zlib
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import NamedTuple
+
+OUT_DIR = Path(__file__).resolve().parent
+
+# ---------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------
+
+#: Session start, 2024-05-14T09:30:00Z, in Unix microseconds.
+T0_US = int(datetime(2024, 5, 14, 9, 30, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+
+#: µs between 0000-01-01 (btsnoop epoch) and 1970-01-01.
+BTSNOOP_EPOCH_DELTA = 0x00DCDDB30F2F8000
+
+H4_CMD, H4_ACL, H4_SCO, H4_EVT = 1, 2, 3, 4
+SENT, RECEIVED = 0, 1  # 0 = host->controller, 1 = controller->host
+
+CONN_HANDLE = 0x0040
+PB_FIRST_FLUSHABLE = 0b10
+PB_CONTINUATION = 0b01
+CID_ATT = 0x0004
+
+#: Peripheral (heart-rate sensor), public address, written LE on the wire.
+PERIPHERAL = "D4:36:39:67:A2:61"
+#: iBeacon, static random address (top two bits 11).
+BEACON = "C7:3A:5B:11:E0:42"
+#: Local controller (hci0), used by the Linux monitor records.
+LOCAL_ADDR = "4D:C1:64:29:99:6D"
+MANUFACTURER_INTEL = 0x0002
+
+
+def bdaddr(text: str) -> bytes:
+    """A Bluetooth address "AA:BB:CC:DD:EE:FF" in on-the-wire (little-endian) byte order."""
+    return bytes(int(part, 16) for part in reversed(text.split(":")))
+
+
+class Record(NamedTuple):
+    """One HCI packet of the logical session."""
+
+    ts_us: int       # Unix time, microseconds
+    h4_type: int     # 1 command, 2 ACL, 3 SCO, 4 event
+    direction: int   # 0 host->controller (sent), 1 controller->host (received)
+    payload: bytes   # HCI packet WITHOUT the H4 type byte
+
+
+# ---------------------------------------------------------------------------
+# Generic HCI / L2CAP builders
+# ---------------------------------------------------------------------------
+
+def opcode(ogf: int, ocf: int) -> int:
+    return (ogf << 10) | ocf
+
+
+def hci_command(op: int, params: bytes = b"") -> tuple[int, int, bytes]:
+    """HCI Command packet: opcode u16, parameter length u8, parameters."""
+    return H4_CMD, SENT, struct.pack("<HB", op, len(params)) + params
+
+
+def hci_event(code: int, params: bytes) -> tuple[int, int, bytes]:
+    """HCI Event packet: event code u8, parameter length u8, parameters."""
+    return H4_EVT, RECEIVED, struct.pack("<BB", code, len(params)) + params
+
+
+def le_meta(subevent: int, params: bytes) -> tuple[int, int, bytes]:
+    """HCI Event: LE Meta Event (0x3e) with the given subevent code."""
+    return hci_event(0x3E, bytes([subevent]) + params)
+
+
+def acl(direction: int, data: bytes, pb: int = PB_FIRST_FLUSHABLE,
+        handle: int = CONN_HANDLE) -> tuple[int, int, bytes]:
+    """ACL Data packet: handle|PB<<12|BC<<14 u16, data length u16, data."""
+    return H4_ACL, direction, struct.pack("<HH", handle | (pb << 12), len(data)) + data
+
+
+def l2cap(cid: int, pdu: bytes) -> bytes:
+    """L2CAP basic frame: length u16, channel id u16, payload."""
+    return struct.pack("<HH", len(pdu), cid) + pdu
+
+
+def att(direction: int, pdu: bytes) -> tuple[int, int, bytes]:
+    """A complete ATT PDU in one ACL packet (L2CAP CID 0x0004, PB first flushable)."""
+    return acl(direction, l2cap(CID_ATT, pdu))
+
+
+# ---------------------------------------------------------------------------
+# HCI commands and events (names as btmon prints them)
+# ---------------------------------------------------------------------------
+
+OP_RESET = opcode(0x03, 0x0003)                 # 0x0c03
+OP_DISCONNECT = opcode(0x01, 0x0006)            # 0x0406
+OP_LE_SET_SCAN_PARAMETERS = opcode(0x08, 0x000B)  # 0x200b
+OP_LE_SET_SCAN_ENABLE = opcode(0x08, 0x000C)    # 0x200c
+OP_LE_CREATE_CONNECTION = opcode(0x08, 0x000D)  # 0x200d
+OP_LE_READ_REMOTE_FEATURES = opcode(0x08, 0x0016)  # 0x2016
+
+
+def reset():
+    """HCI Command: Reset (0x03|0x0003) plen 0"""
+    return hci_command(OP_RESET)
+
+
+def le_set_scan_parameters():
+    """HCI Command: LE Set Scan Parameters (0x08|0x000b) plen 7:
+    type active (0x01), interval 60 ms (0x0060), window 30 ms (0x0030),
+    own address type public (0x00), filter policy accept all (0x00)"""
+    return hci_command(OP_LE_SET_SCAN_PARAMETERS, struct.pack("<BHHBB", 0x01, 0x0060, 0x0030, 0x00, 0x00))
+
+
+def le_set_scan_enable(enable: int):
+    """HCI Command: LE Set Scan Enable (0x08|0x000c) plen 2: enable=<enable> filter_dup=0"""
+    return hci_command(OP_LE_SET_SCAN_ENABLE, bytes([enable, 0x00]))
+
+
+def le_create_connection(peer: str):
+    """HCI Command: LE Create Connection (0x08|0x000d) plen 25:
+    scan interval/window 60 ms (0x0060/0x0060), initiator filter policy 0x00 (accept list
+    not used, connect to the peer address),
+    peer address type public, peer <peer>, own address type public,
+    connection interval 30-50 ms (0x0018-0x0028), latency 0,
+    supervision timeout 720 ms (0x0048), CE length 0-0"""
+    params = struct.pack("<HHBB6sBHHHHHH", 0x0060, 0x0060, 0x00, 0x00, bdaddr(peer), 0x00,
+                         0x0018, 0x0028, 0x0000, 0x0048, 0x0000, 0x0000)
+    return hci_command(OP_LE_CREATE_CONNECTION, params)
+
+
+def le_read_remote_features(handle: int = CONN_HANDLE):
+    """HCI Command: LE Read Remote Used Features (0x08|0x0016) plen 2: handle"""
+    return hci_command(OP_LE_READ_REMOTE_FEATURES, struct.pack("<H", handle))
+
+
+def disconnect(reason: int, handle: int = CONN_HANDLE):
+    """HCI Command: Disconnect (0x01|0x0006) plen 3: handle, reason
+    (0x13 = Remote User Terminated Connection)"""
+    return hci_command(OP_DISCONNECT, struct.pack("<HB", handle, reason))
+
+
+def command_complete(op: int, status: int = 0x00):
+    """HCI Event: Command Complete (0x0e) plen 4: ncmd 1, <op>, status (only a status return parameter)"""
+    return hci_event(0x0E, struct.pack("<BHB", 1, op, status))
+
+
+def command_status(op: int, status: int = 0x00):
+    """HCI Event: Command Status (0x0f) plen 4: status, ncmd 1, <op>"""
+    return hci_event(0x0F, struct.pack("<BBH", status, 1, op))
+
+
+def number_of_completed_packets(count: int, handle: int = CONN_HANDLE):
+    """HCI Event: Number of Completed Packets (0x13) plen 5: 1 handle, handle, count"""
+    return hci_event(0x13, struct.pack("<BHH", 1, handle, count))
+
+
+def disconnection_complete(reason: int, handle: int = CONN_HANDLE):
+    """HCI Event: Disconnect Complete (0x05) plen 4: status 0, handle, reason
+    (0x16 = Connection Terminated By Local Host)"""
+    return hci_event(0x05, struct.pack("<BHB", 0x00, handle, reason))
+
+
+# LE Advertising Report event types
+ADV_IND, ADV_DIRECT_IND, ADV_SCAN_IND, ADV_NONCONN_IND, SCAN_RSP = 0, 1, 2, 3, 4
+
+
+def ad(ad_type: int, data: bytes) -> bytes:
+    """One advertising data structure: length u8 (type + data), AD type u8, data."""
+    return bytes([len(data) + 1, ad_type]) + data
+
+
+#: ADV_IND data of the sensor: Flags 0x06 (LE General Discoverable, BR/EDR Not Supported),
+#: Complete Local Name "HR-Sensor", Complete List of 16-bit Service UUIDs 0x180d (Heart Rate).
+HR_ADV_DATA = ad(0x01, b"\x06") + ad(0x09, b"HR-Sensor") + ad(0x03, struct.pack("<H", 0x180D))
+#: SCAN_RSP data of the sensor: Tx Power Level +4 dBm.
+HR_SCAN_RSP_DATA = ad(0x0A, struct.pack("<b", 4))
+#: iBeacon: Flags 0x06, Manufacturer Specific Data (Apple 0x004c) type 0x02 len 0x15,
+#: UUID e2c56db5-dffb-48d2-b060-d0f5a71096e0, major 1, minor 42, measured power -59 dBm.
+IBEACON_DATA = ad(0x01, b"\x06") + ad(
+    0xFF,
+    struct.pack("<H", 0x004C) + b"\x02\x15"
+    + bytes.fromhex("e2c56db5dffb48d2b060d0f5a71096e0")
+    + struct.pack(">HHb", 1, 42, -59),
+)
+
+
+def le_advertising_report(event_type: int, addr_type: int, addr: str, data: bytes, rssi: int):
+    """HCI Event: LE Meta Event (0x3e) - LE Advertising Report (0x02):
+    num reports 1, event type, address type, address, data length, data, RSSI"""
+    params = struct.pack("<BBB6sB", 1, event_type, addr_type, bdaddr(addr), len(data)) + data
+    return le_meta(0x02, params + struct.pack("<b", rssi))
+
+
+def le_connection_complete(peer: str, handle: int = CONN_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) - LE Connection Complete (0x01) plen 19:
+    status 0, handle, role central (0x00), peer address type public, peer <peer>,
+    interval 30 ms (24), latency 0, supervision timeout 720 ms (72), clock accuracy 500 ppm (0x00)"""
+    params = struct.pack("<BHBB6sHHHB", 0x00, handle, 0x00, 0x00, bdaddr(peer), 24, 0, 72, 0x00)
+    return le_meta(0x01, params)
+
+
+def le_read_remote_features_complete(handle: int = CONN_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) - LE Read Remote Used Features Complete (0x04) plen 12:
+    status 0, handle, features ff 19 00 00 00 00 00 00 (encryption, conn param request,
+    extended reject, peripheral-initiated features exchange, ping, data length extension,
+    LL privacy, extended scanner filter policies, 2M PHY, Coded PHY, extended advertising)"""
+    return le_meta(0x04, struct.pack("<BH", 0x00, handle) + bytes.fromhex("ff19000000000000"))
+
+
+# ---------------------------------------------------------------------------
+# ATT PDUs (names as btmon / Wireshark print them)
+# ---------------------------------------------------------------------------
+
+def att_exchange_mtu_request(mtu: int):
+    """ATT: Exchange MTU Request (0x02) len 2: client RX MTU"""
+    return att(SENT, struct.pack("<BH", 0x02, mtu))
+
+
+def att_exchange_mtu_response(mtu: int):
+    """ATT: Exchange MTU Response (0x03) len 2: server RX MTU"""
+    return att(RECEIVED, struct.pack("<BH", 0x03, mtu))
+
+
+def att_read_by_group_type_request(start: int, end: int, uuid16: int):
+    """ATT: Read By Group Type Request (0x10) len 6: handle range, attribute group type"""
+    return att(SENT, struct.pack("<BHHH", 0x10, start, end, uuid16))
+
+
+def att_read_by_group_type_response(groups: list[tuple[int, int, int]]):
+    """ATT: Read By Group Type Response (0x11): attribute data length 6, then
+    (start handle, end group handle, 16-bit service UUID) per primary service"""
+    body = b"".join(struct.pack("<HHH", s, e, u) for s, e, u in groups)
+    return att(RECEIVED, bytes([0x11, 6]) + body)
+
+
+def att_read_by_type_request(start: int, end: int, uuid16: int):
+    """ATT: Read By Type Request (0x08) len 6: handle range, attribute type"""
+    return att(SENT, struct.pack("<BHHH", 0x08, start, end, uuid16))
+
+
+def att_read_by_type_response_characteristics(chars: list[tuple[int, int, int, int]]):
+    """ATT: Read By Type Response (0x09): attribute data length 7, then per characteristic
+    declaration: handle, properties u8, value handle u16, 16-bit UUID"""
+    body = b"".join(struct.pack("<HBHH", h, p, v, u) for h, p, v, u in chars)
+    return att(RECEIVED, bytes([0x09, 7]) + body)
+
+
+def att_find_information_request(start: int, end: int):
+    """ATT: Find Information Request (0x04) len 4: handle range"""
+    return att(SENT, struct.pack("<BHH", 0x04, start, end))
+
+
+def att_find_information_response(pairs: list[tuple[int, int]]):
+    """ATT: Find Information Response (0x05): format 0x01 (16-bit UUIDs), then (handle, UUID)"""
+    body = b"".join(struct.pack("<HH", h, u) for h, u in pairs)
+    return att(RECEIVED, bytes([0x05, 0x01]) + body)
+
+
+def att_write_request(handle: int, value: bytes):
+    """ATT: Write Request (0x12): handle, value"""
+    return att(SENT, struct.pack("<BH", 0x12, handle) + value)
+
+
+def att_write_response():
+    """ATT: Write Response (0x13) len 0"""
+    return att(RECEIVED, b"\x13")
+
+
+def att_read_request(handle: int):
+    """ATT: Read Request (0x0a) len 2: handle"""
+    return att(SENT, struct.pack("<BH", 0x0A, handle))
+
+
+def att_read_response(value: bytes):
+    """ATT: Read Response (0x0b): value"""
+    return att(RECEIVED, b"\x0b" + value)
+
+
+def att_error_response(request_opcode: int, handle: int, error: int):
+    """ATT: Error Response (0x01) len 4: request opcode, handle, error code"""
+    return att(RECEIVED, struct.pack("<BBHB", 0x01, request_opcode, handle, error))
+
+
+def hr_measurement(bpm: int, rr_1024ths: tuple[int, ...] = ()) -> bytes:
+    """Heart Rate Measurement (0x2a37) value: flags u8 (bit4 = RR-Interval present),
+    heart rate u8 (bpm), then RR intervals u16 in 1/1024 s."""
+    flags = 0x10 if rr_1024ths else 0x00
+    return bytes([flags, bpm]) + b"".join(struct.pack("<H", rr) for rr in rr_1024ths)
+
+
+def att_notification_pdu(handle: int, value: bytes) -> bytes:
+    """ATT PDU bytes of a Handle Value Notification (0x1b): handle, value"""
+    return struct.pack("<BH", 0x1B, handle) + value
+
+
+def att_handle_value_notification(handle: int, value: bytes):
+    """ATT: Handle Value Notification (0x1b): handle, value (one complete ACL packet)"""
+    return att(RECEIVED, att_notification_pdu(handle, value))
+
+
+# GATT database of the sensor (handles)
+SERVICES = [
+    (0x0001, 0x0007, 0x1800),  # Generic Access
+    (0x0008, 0x000B, 0x1801),  # Generic Attribute
+    (0x000C, 0x0011, 0x180D),  # Heart Rate
+    (0x0012, 0x0014, 0x180F),  # Battery Service
+]
+HRM_DECL, HRM_VALUE, HRM_CCCD = 0x000D, 0x000E, 0x000F   # Heart Rate Measurement (notify)
+# Body Sensor Location (read): the declaration sits at 0x0010, so its value is at 0x0011
+# (0x000f is the HRM CCCD, and a value always follows its declaration directly).
+BSL_DECL, BSL_VALUE = 0x0010, 0x0011
+BATTERY_LEVEL_VALUE = 0x0014                              # Battery Level (declared at 0x0013)
+
+#: The fragmented notification: HR 75 bpm plus ten buffered RR intervals.  The L2CAP PDU is
+#: 29 bytes, so without LE Data Length Extension the controller delivers it as a 27-byte
+#: first fragment (PB=0b10) and a 2-byte continuation (PB=0b01).
+FRAGMENTED_L2CAP = l2cap(CID_ATT, att_notification_pdu(
+    HRM_VALUE, hr_measurement(75, (812, 825, 819, 807, 830, 821, 816, 824, 811, 819))))
+
+
+def notification_first_fragment():
+    """ACL Data RX, PB=0b10 (first automatically flushable), dlen 27: L2CAP len 25 CID 0x0004,
+    first 23 bytes of ATT: Handle Value Notification (0x1b) handle 0x000e, Heart Rate
+    Measurement 75 bpm with 10 RR intervals"""
+    return acl(RECEIVED, FRAGMENTED_L2CAP[:27], pb=PB_FIRST_FLUSHABLE)
+
+
+def notification_continuation():
+    """ACL Data RX, PB=0b01 (continuing fragment), dlen 2: last 2 bytes of the notification above"""
+    return acl(RECEIVED, FRAGMENTED_L2CAP[27:], pb=PB_CONTINUATION)
+
+
+# ---------------------------------------------------------------------------
+# The session: (delta µs since the previous record, frame)
+# ---------------------------------------------------------------------------
+
+SESSION_STEPS = [
+    # 1. Controller set-up and scanning
+    (0,       reset()),                                        # HCI Command: Reset (0x03|0x0003)
+    (4_913,   command_complete(OP_RESET)),                     # HCI Event: Command Complete (0x0e) Reset, status Success
+    (312,     le_set_scan_parameters()),                       # HCI Command: LE Set Scan Parameters (0x08|0x000b) active
+    (487,     command_complete(OP_LE_SET_SCAN_PARAMETERS)),    # HCI Event: Command Complete (0x0e) LE Set Scan Parameters
+    (219,     le_set_scan_enable(1)),                          # HCI Command: LE Set Scan Enable (0x08|0x000c) enable=1 filter_dup=0
+    (1_250,   command_complete(OP_LE_SET_SCAN_ENABLE)),        # HCI Event: Command Complete (0x0e) LE Set Scan Enable
+    # 2. Advertising reports
+    (37_604,  le_advertising_report(ADV_IND, 0x00, PERIPHERAL, HR_ADV_DATA, -58)),
+    #         LE Advertising Report: ADV_IND, public D4:36:39:67:A2:61, Flags, Name "HR-Sensor", UUID16 0x180d, RSSI -58
+    (1_183,   le_advertising_report(SCAN_RSP, 0x00, PERIPHERAL, HR_SCAN_RSP_DATA, -59)),
+    #         LE Advertising Report: SCAN_RSP, public D4:36:39:67:A2:61, TX power +4 dBm, RSSI -59
+    (18_921,  le_advertising_report(ADV_NONCONN_IND, 0x01, BEACON, IBEACON_DATA, -71)),
+    #         LE Advertising Report: ADV_NONCONN_IND, random C7:3A:5B:11:E0:42, iBeacon major 1 minor 42, RSSI -71
+    (81_377,  le_advertising_report(ADV_IND, 0x00, PERIPHERAL, HR_ADV_DATA, -57)),
+    #         LE Advertising Report: ADV_IND again (next advertising interval), RSSI -57
+    # 3. Stop scanning and connect
+    (2_046,   le_set_scan_enable(0)),                          # HCI Command: LE Set Scan Enable (0x08|0x000c) enable=0 filter_dup=0
+    (593,     command_complete(OP_LE_SET_SCAN_ENABLE)),        # HCI Event: Command Complete (0x0e) LE Set Scan Enable
+    (341,     le_create_connection(PERIPHERAL)),               # HCI Command: LE Create Connection (0x08|0x000d) to D4:36:39:67:A2:61
+    (417,     command_status(OP_LE_CREATE_CONNECTION)),        # HCI Event: Command Status (0x0f) LE Create Connection, Success
+    (31_886,  le_connection_complete(PERIPHERAL)),             # LE Connection Complete: handle 0x0040, central, 30 ms, 0, 720 ms
+    (921,     le_read_remote_features()),                      # HCI Command: LE Read Remote Used Features (0x08|0x0016) handle 0x0040
+    (388,     command_status(OP_LE_READ_REMOTE_FEATURES)),     # HCI Event: Command Status (0x0f) LE Read Remote Used Features
+    # 4. GATT discovery over ATT (ACL handle 0x0040, L2CAP CID 0x0004)
+    (1_472,   att_exchange_mtu_request(517)),                  # ATT: Exchange MTU Request, client RX MTU 517
+    (29_958,  number_of_completed_packets(1)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 1
+    (30_112,  le_read_remote_features_complete()),             # LE Read Remote Used Features Complete: handle 0x0040
+    (1_237,   att_exchange_mtu_response(247)),                 # ATT: Exchange MTU Response, server RX MTU 247
+    (655,     att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800)),
+    #         ATT: Read By Group Type Request 0x0001-0xffff, type Primary Service (0x2800)
+    (29_871,  number_of_completed_packets(1)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 1
+    (30_204,  att_read_by_group_type_response(SERVICES)),
+    #         ATT: Read By Group Type Response: 0x0001-0x0007 GAP 0x1800, 0x0008-0x000b GATT 0x1801,
+    #         0x000c-0x0011 Heart Rate 0x180d, 0x0012-0x0014 Battery 0x180f
+    (743,     att_read_by_type_request(0x000C, 0x0011, 0x2803)),
+    #         ATT: Read By Type Request 0x000c-0x0011, type Characteristic (0x2803)
+    (59_987,  att_read_by_type_response_characteristics([
+        (HRM_DECL, 0x10, HRM_VALUE, 0x2A37),    # Heart Rate Measurement, Notify, value handle 0x000e
+        (BSL_DECL, 0x02, BSL_VALUE, 0x2A38),    # Body Sensor Location, Read, value handle 0x0011
+    ])),
+    #         ATT: Read By Type Response: 0x000d HRM notify -> 0x000e, 0x0010 BSL read -> 0x0011
+    (812,     att_find_information_request(HRM_CCCD, HRM_CCCD)),
+    #         ATT: Find Information Request 0x000f-0x000f
+    (29_644,  number_of_completed_packets(2)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 2
+    (30_331,  att_find_information_response([(HRM_CCCD, 0x2902)])),
+    #         ATT: Find Information Response, format 16-bit: 0x000f Client Characteristic Configuration (0x2902)
+    (1_105,   att_write_request(HRM_CCCD, b"\x01\x00")),       # ATT: Write Request 0x000f, value 01 00 (notifications on)
+    (58_903,  att_write_response()),                           # ATT: Write Response
+    (1_287,   att_read_request(BSL_VALUE)),                    # ATT: Read Request 0x0011 (Body Sensor Location)
+    (29_713,  number_of_completed_packets(2)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 2
+    (30_046,  att_read_response(b"\x01")),                     # ATT: Read Response, Body Sensor Location Chest (0x01)
+    # 5. Notifications, reads and one error
+    (30_089,  att_handle_value_notification(HRM_VALUE, hr_measurement(72))),
+    #         ATT: Handle Value Notification 0x000e, HRM flags 0x00, 72 bpm
+    (1_000_212, att_handle_value_notification(HRM_VALUE, hr_measurement(73, (842,)))),
+    #         ATT: Handle Value Notification 0x000e, HRM flags 0x10, 73 bpm, RR 842/1024 s
+    (998_734, notification_first_fragment()),                  # ACL RX PB=0b10 first fragment of Notification 0x000e (75 bpm)
+    (396,     notification_continuation()),                    # ACL RX PB=0b01 continuation of the same notification
+    (210_518, att_read_request(BATTERY_LEVEL_VALUE)),          # ATT: Read Request 0x0014 (Battery Level)
+    (29_877,  number_of_completed_packets(1)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 1
+    (30_163,  att_read_response(b"\x5a")),                     # ATT: Read Response, Battery Level 90 % (0x5a)
+    (759_102, att_handle_value_notification(HRM_VALUE, hr_measurement(74))),
+    #         ATT: Handle Value Notification 0x000e, HRM flags 0x00, 74 bpm
+    (102_555, att_read_request(0x0099)),                       # ATT: Read Request 0x0099 (no such attribute)
+    (29_934,  number_of_completed_packets(1)),                 # HCI Event: Number of Completed Packets, handle 0x0040 count 1
+    (30_119,  att_error_response(0x0A, 0x0099, 0x01)),         # ATT: Error Response, Read Request 0x0099, Invalid Handle (0x01)
+    (837_436, att_handle_value_notification(HRM_VALUE, hr_measurement(76, (790, 805)))),
+    #         ATT: Handle Value Notification 0x000e, HRM flags 0x10, 76 bpm, RR 790 and 805/1024 s
+    # 6. Disconnect
+    (250_003, disconnect(0x13)),                               # HCI Command: Disconnect (0x01|0x0006) handle 0x0040 reason 0x13
+    (662,     command_status(OP_DISCONNECT)),                  # HCI Event: Command Status (0x0f) Disconnect, Success
+    (58_741,  disconnection_complete(0x16)),                   # HCI Event: Disconnect Complete (0x05) handle 0x0040 reason 0x16
+]
+
+
+def build_session() -> list[Record]:
+    """Turn SESSION_STEPS into absolute-time records starting at T0_US."""
+    records, ts = [], T0_US
+    for delta, (h4_type, direction, payload) in SESSION_STEPS:
+        ts += delta
+        records.append(Record(ts, h4_type, direction, payload))
+    return records
+
+
+SESSION = build_session()
+
+
+def is_notification_first_fragment(rec: Record) -> bool:
+    """True for an ACL packet whose PB is a start and whose L2CAP CID 0x0004 PDU is a notification."""
+    if rec.h4_type != H4_ACL or len(rec.payload) < 9:
+        return False
+    pb = (rec.payload[1] >> 4) & 0x3
+    cid = struct.unpack_from("<H", rec.payload, 6)[0]
+    return pb in (0b00, 0b10) and cid == CID_ATT and rec.payload[8] == 0x1B
+
+
+# ---------------------------------------------------------------------------
+# Linux monitor view of the session
+# ---------------------------------------------------------------------------
+
+MON_NEW_INDEX, MON_COMMAND, MON_EVENT, MON_ACL_TX, MON_ACL_RX = 0, 2, 3, 4, 5
+MON_OPEN_INDEX, MON_INDEX_INFO, MON_SYSTEM_NOTE = 8, 10, 12
+HCI_DEV_NONE = 0xFFFF
+
+
+class MonitorRecord(NamedTuple):
+    ts_us: int
+    index: int
+    opcode: int
+    payload: bytes
+
+
+def monitor_opcode(rec: Record) -> int:
+    """Map (H4 type, direction) to the monitor opcode: 2 cmd, 3 evt, 4 ACL TX, 5 ACL RX."""
+    return {(H4_CMD, SENT): MON_COMMAND, (H4_EVT, RECEIVED): MON_EVENT,
+            (H4_ACL, SENT): MON_ACL_TX, (H4_ACL, RECEIVED): MON_ACL_RX}[(rec.h4_type, rec.direction)]
+
+
+def monitor_records() -> list[MonitorRecord]:
+    """The records btmon would write: the kernel's replay of hci0, a system note, then the session."""
+    t = SESSION[0].ts_us
+    prelude = [
+        # = New Index: 4D:C1:64:29:99:6D (Primary,USB,hci0)
+        MonitorRecord(t, 0, MON_NEW_INDEX,
+                      struct.pack("<BB6s8s", 0x00, 0x01, bdaddr(LOCAL_ADDR), b"hci0")),
+        # = Open Index: 4D:C1:64:29:99:6D
+        MonitorRecord(t, 0, MON_OPEN_INDEX, b""),
+        # = Index Info: 4D:C1:64:29:99:6D (Intel Corp.)
+        MonitorRecord(t, 0, MON_INDEX_INFO,
+                      struct.pack("<6sH", bdaddr(LOCAL_ADDR), MANUFACTURER_INTEL)),
+        # = Note: Bluetooth subsystem version 2.22
+        MonitorRecord(t, HCI_DEV_NONE, MON_SYSTEM_NOTE, b"Bluetooth subsystem version 2.22\0"),
+    ]
+    return prelude + [MonitorRecord(r.ts_us, 0, monitor_opcode(r), r.payload) for r in SESSION]
+
+
+# ---------------------------------------------------------------------------
+# Writers
+# ---------------------------------------------------------------------------
+
+def btsnoop_header(datalink: int) -> bytes:
+    """btsnoop file header: "btsnoop\\0", version 1 BE, datalink BE."""
+    return b"btsnoop\0" + struct.pack(">II", 1, datalink)
+
+
+def btsnoop_record(ts_us: int, flags: int, data: bytes, orig_len: int | None = None) -> bytes:
+    """btsnoop record: orig len, incl len, flags, drops 0, timestamp (µs since 0000-01-01), BE."""
+    orig = len(data) if orig_len is None else orig_len
+    return struct.pack(">IIIIq", orig, len(data), flags, 0, ts_us + BTSNOOP_EPOCH_DELTA) + data
+
+
+def h4_flags(rec: Record) -> int:
+    """btsnoop 1001/1002 flags: bit0 direction (1 received), bit1 command/event."""
+    return rec.direction | (2 if rec.h4_type in (H4_CMD, H4_EVT) else 0)
+
+
+def h4_bytes(rec: Record) -> bytes:
+    return bytes([rec.h4_type]) + rec.payload
+
+
+def write_btsnoop_h4(records: list[Record], truncate_notifications_to: int | None = None) -> bytes:
+    """btsnoop datalink 1002 (H4). Optionally truncate notification-carrying ACL records
+    (included length only, original length kept) as Android's filtered snoop log does."""
+    out = bytearray(btsnoop_header(1002))
+    for rec in records:
+        data = h4_bytes(rec)
+        if truncate_notifications_to is not None and is_notification_first_fragment(rec):
+            out += btsnoop_record(rec.ts_us, h4_flags(rec), data[:truncate_notifications_to], len(data))
+        else:
+            out += btsnoop_record(rec.ts_us, h4_flags(rec), data)
+    return bytes(out)
+
+
+def write_btsnoop_h1(records: list[Record]) -> bytes:
+    """btsnoop datalink 1001 (H1): no H4 type byte, the type comes from the flags."""
+    out = bytearray(btsnoop_header(1001))
+    for rec in records:
+        out += btsnoop_record(rec.ts_us, h4_flags(rec), rec.payload)
+    return bytes(out)
+
+
+def write_btsnoop_monitor(mrecords: list[MonitorRecord]) -> bytes:
+    """btsnoop datalink 2001 (Linux monitor): flags = index << 16 | opcode."""
+    out = bytearray(btsnoop_header(2001))
+    for m in mrecords:
+        out += btsnoop_record(m.ts_us, (m.index << 16) | m.opcode, m.payload)
+    return bytes(out)
+
+
+PCAP_MAGIC_US = 0xA1B2C3D4
+PCAP_MAGIC_NS = 0xA1B23C4D
+DLT_BLUETOOTH_HCI_H4_WITH_PHDR = 201
+DLT_BLUETOOTH_LINUX_MONITOR = 254
+
+
+def pcap_file(packets: list[tuple[int, bytes]], dlt: int, *, nanoseconds: bool = False,
+              endian: str = "<", extra_ns: int = 0) -> bytes:
+    """Classic pcap: global header then (ts_sec, ts_frac, incl, orig) + data per packet.
+    packets are (unix µs, data); extra_ns is added to every timestamp in ns files."""
+    magic = PCAP_MAGIC_NS if nanoseconds else PCAP_MAGIC_US
+    out = bytearray(struct.pack(endian + "IHHiIII", magic, 2, 4, 0, 0, 65535, dlt))
+    for ts_us, data in packets:
+        sec, usec = divmod(ts_us, 1_000_000)
+        frac = usec * 1000 + extra_ns if nanoseconds else usec
+        out += struct.pack(endian + "IIII", sec, frac, len(data), len(data)) + data
+    return bytes(out)
+
+
+def phdr201(rec: Record) -> bytes:
+    """DLT 201 packet: direction u32 BE (0 sent, 1 received), H4 type, HCI packet."""
+    return struct.pack(">I", rec.direction) + h4_bytes(rec)
+
+
+def phdr254(m: MonitorRecord) -> bytes:
+    """DLT 254 packet: adapter id u16 BE, opcode u16 BE, monitor payload."""
+    return struct.pack(">HH", m.index, m.opcode) + m.payload
+
+
+def pad4(data: bytes) -> bytes:
+    return data + b"\0" * (-len(data) % 4)
+
+
+def pcapng_option(code: int, value: bytes) -> bytes:
+    return struct.pack("<HH", code, len(value)) + pad4(value)
+
+
+def pcapng_block(block_type: int, body: bytes) -> bytes:
+    total = 12 + len(body)
+    return struct.pack("<II", block_type, total) + body + struct.pack("<I", total)
+
+
+def write_pcapng(records: list[Record]) -> bytes:
+    """pcapng: one SHB (with shb_userappl), one IDB (DLT 201, if_name hci0, default µs
+    resolution), one Enhanced Packet Block per record. Little-endian."""
+    shb_opts = pcapng_option(4, b"bleanalyze Samples/make-samples.py") + pcapng_option(0, b"")
+    shb = pcapng_block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) + shb_opts)
+    idb_opts = pcapng_option(2, b"hci0") + pcapng_option(0, b"")
+    idb = pcapng_block(0x00000001, struct.pack("<HHI", DLT_BLUETOOTH_HCI_H4_WITH_PHDR, 0, 65535) + idb_opts)
+    out = bytearray(shb + idb)
+    for rec in records:
+        data = phdr201(rec)
+        body = struct.pack("<IIIII", 0, rec.ts_us >> 32, rec.ts_us & 0xFFFFFFFF, len(data), len(data))
+        out += pcapng_block(0x00000006, body + pad4(data))
+    return bytes(out)
+
+
+PKLG_CMD, PKLG_EVT, PKLG_ACL_SENT, PKLG_ACL_RECV, PKLG_NOTE = 0x00, 0x01, 0x02, 0x03, 0xFC
+
+
+def pklg_type(rec: Record) -> int:
+    return {(H4_CMD, SENT): PKLG_CMD, (H4_EVT, RECEIVED): PKLG_EVT,
+            (H4_ACL, SENT): PKLG_ACL_SENT, (H4_ACL, RECEIVED): PKLG_ACL_RECV}[(rec.h4_type, rec.direction)]
+
+
+def write_pklg(records: list[Record], endian: str) -> bytes:
+    """Apple PacketLogger: per record len u32 (= 8 + 1 + payload), seconds u32, µs u32,
+    type u8, payload without H4 byte.  endian "<" = v2 (LE), ">" = v1 (BE).
+    A 0xFC note "bleanalyze sample" comes first, at the first record's time."""
+    entries = [(records[0].ts_us, PKLG_NOTE, b"bleanalyze sample")]
+    entries += [(r.ts_us, pklg_type(r), r.payload) for r in records]
+    out = bytearray()
+    for ts_us, ptype, payload in entries:
+        sec, usec = divmod(ts_us, 1_000_000)
+        out += struct.pack(endian + "IIIB", 9 + len(payload), sec, usec, ptype) + payload
+    return bytes(out)
+
+
+# btsnooz (AOSP btif_debug_btsnoop.cc / btsnooz.py)
+SNOOZ_TYPE = {(H4_EVT, RECEIVED): 0x10, (H4_ACL, RECEIVED): 0x11,
+              (H4_CMD, SENT): 0x20, (H4_ACL, SENT): 0x21}
+SNOOZ_TRUNCATED_LEN = 14  # length field (type byte included) of the one truncated record
+
+
+def btsnooz_v2(records: list[Record]) -> tuple[bytes, int]:
+    """btsnooz version 2 blob and its uncompressed record-stream size.
+
+    Preamble (not compressed): version u8 = 2, last_timestamp u64 LE.  AOSP fills
+    last_timestamp from btif_debug_ts() = gettimeofday() in Unix µs, and its reader
+    btsnooz.py adds 0x00dcddb30f2f8000 itself, so the value written here is the last
+    record's Unix µs.  Then zlib(records): length u16 (payload + type byte), packet_length
+    u16 (original length + 1), delta u32 (µs since the previous record, 0 for the first),
+    type u8, payload.  The first notification carrying RR intervals is cut to length 14.
+    """
+    stream = bytearray()
+    prev_ts = records[0].ts_us
+    truncated_one = False
+    for rec in records:
+        payload = rec.payload
+        packet_length = len(payload) + 1
+        if (not truncated_one and is_notification_first_fragment(rec)
+                and packet_length > SNOOZ_TRUNCATED_LEN):
+            payload = payload[:SNOOZ_TRUNCATED_LEN - 1]
+            truncated_one = True
+        delta = rec.ts_us - prev_ts
+        prev_ts = rec.ts_us
+        stream += struct.pack("<HHIB", len(payload) + 1, packet_length, delta,
+                              SNOOZ_TYPE[(rec.h4_type, rec.direction)]) + payload
+    preamble = struct.pack("<BQ", 2, records[-1].ts_us)
+    return preamble + zlib.compress(bytes(stream)), len(stream)
+
+
+def write_bugreport_txt(records: list[Record]) -> bytes:
+    """A small fake Android bugreport with the BTSNOOP_LOG_SUMMARY section as AOSP prints it:
+    "(N bytes in)" = uncompressed record stream size, "(M bytes out)" = 9 + base64 characters
+    (AOSP's own counter), base64 wrapped at 128 characters per line."""
+    blob, bytes_in = btsnooz_v2(records)
+    b64 = base64.b64encode(blob).decode("ascii")
+    lines = [b64[i:i + 128] for i in range(0, len(b64), 128)]
+    bytes_out = 9 + len(b64)
+    text = "\n".join([
+        "========================================================",
+        "== dumpstate: 2024-05-14 09:31:00",
+        "========================================================",
+        "",
+        "Build: UQ1A.240205.004",
+        "Build fingerprint: 'google/sample/sample:14/UQ1A.240205.004/11269751:user/release-keys'",
+        "Bootloader: sample-1.0-11104582",
+        "Radio: g5300g-230927-231102-B-11078893",
+        "Network: (unknown)",
+        "Kernel: Linux version 5.10.198-android13-4-00050-g12f3388846c3-ab11290706 #1 SMP PREEMPT",
+        "Uptime: up 0 weeks, 0 days, 3 hours, 12 minutes",
+        "Bugreport format version: 2.0",
+        "Dumpstate info: id=1 pid=4242 dry_run=0 parallel_run=1 args=-V 2.0 -d -z extra_options=bugreportfull",
+        "",
+        "------ DUMPSYS (/system/bin/dumpsys) ------",
+        "-------------------------------------------------------------------------------",
+        "DUMP OF SERVICE bluetooth_manager:",
+        "",
+        "Bluetooth Status",
+        "  enabled: true",
+        "  state: ON",
+        "  address: XX:XX:XX:XX:99:6D",
+        "  name: Sample Phone",
+        "  time since enabled: 05-14 09:29:58.412",
+        "",
+        "Bluetooth Manager Connections:",
+        "  D4:36:39:67:A2:61 HR-Sensor (disconnected)",
+        "",
+        "--- BEGIN:BTSNOOP_LOG_SUMMARY (%d bytes in) ---" % bytes_in,
+        *lines,
+        "--- END:BTSNOOP_LOG_SUMMARY (%d bytes out) ---" % bytes_out,
+        "--------- 0.048s was the duration of dumpsys bluetooth_manager, ending at: 2024-05-14 09:31:00",
+        "",
+        "------ 0.130s was the duration of 'DUMPSYS' ------",
+        "",
+    ])
+    return text.encode("ascii")
+
+
+ZIP_DATE = (2024, 5, 14, 9, 31, 0)
+
+
+def zip_entry(name: str) -> zipfile.ZipInfo:
+    """A zip entry with fixed date, Unix creator and mode 0644 (so output does not depend on the host)."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3
+    info.external_attr = 0o100644 << 16
+    return info
+
+
+def write_bugreport_zip(bugreport_txt: bytes) -> bytes:
+    """An adb-bugreport-style zip: the main text entry, main_entry.txt naming it, version.txt."""
+    main_name = "bugreport-sample-2024-05-14-09-31-00.txt"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(zip_entry(main_name), bugreport_txt)
+        zf.writestr(zip_entry("main_entry.txt"), main_name.encode("ascii"))
+        zf.writestr(zip_entry("version.txt"), b"2.0")
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Edge cases
+# ---------------------------------------------------------------------------
+
+def write_cut_off(full_btsnoop: bytes, records: list[Record], cut_record: int = 10) -> bytes:
+    """hr-sensor.btsnoop cut in the middle of record <cut_record>'s (1-based) payload."""
+    offset = 16
+    for rec in records[:cut_record - 1]:
+        offset += 24 + 1 + len(rec.payload)
+    payload_len = 1 + len(records[cut_record - 1].payload)
+    return full_btsnoop[:offset + 24 + payload_len // 2]
+
+
+def write_bad_datalink(records: list[Record]) -> bytes:
+    """Valid btsnoop header with datalink 1003 (BCSP, unsupported) and one H4 record (Reset)."""
+    rec = records[0]
+    return btsnoop_header(1003) + btsnoop_record(rec.ts_us, h4_flags(rec), h4_bytes(rec))
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+def main() -> None:
+    mon = monitor_records()
+    h4_btsnoop = write_btsnoop_h4(SESSION)
+    bugreport_txt = write_bugreport_txt(SESSION)
+    files = {
+        "hr-sensor.btsnoop": h4_btsnoop,
+        "hr-sensor-monitor.btsnoop": write_btsnoop_monitor(mon),
+        "hr-sensor-h1.btsnoop": write_btsnoop_h1(SESSION),
+        "hr-sensor.pcap": pcap_file([(r.ts_us, phdr201(r)) for r in SESSION],
+                                    DLT_BLUETOOTH_HCI_H4_WITH_PHDR),
+        "hr-sensor-ns-be.pcap": pcap_file([(r.ts_us, phdr201(r)) for r in SESSION],
+                                          DLT_BLUETOOTH_HCI_H4_WITH_PHDR,
+                                          nanoseconds=True, endian=">", extra_ns=123),
+        "hr-sensor.pcapng": write_pcapng(SESSION),
+        "hr-sensor-monitor.pcap": pcap_file([(m.ts_us, phdr254(m)) for m in mon],
+                                            DLT_BLUETOOTH_LINUX_MONITOR),
+        "hr-sensor.pklg": write_pklg(SESSION, "<"),
+        "hr-sensor-v1.pklg": write_pklg(SESSION, ">"),
+        "bugreport-hr-sensor.txt": bugreport_txt,
+        "bugreport-hr-sensor.zip": write_bugreport_zip(bugreport_txt),
+        "cut-off.btsnoop": write_cut_off(h4_btsnoop, SESSION),
+        "header-only.btsnoop": btsnoop_header(1002),
+        "empty.btsnoop": b"",
+        "not-a-capture.txt": b"This is a plain text file, not a Bluetooth capture.\n",
+        "bad-datalink.btsnoop": write_bad_datalink(SESSION),
+        "filtered.btsnoop": write_btsnoop_h4(SESSION, truncate_notifications_to=14),
+    }
+    for name, data in files.items():
+        (OUT_DIR / name).write_bytes(data)
+        print(f"{len(data):6d}  {name}")
+    print(f"{len(SESSION)} session records, first {SESSION[0].ts_us} µs, last {SESSION[-1].ts_us} µs (Unix)")
+
+
+if __name__ == "__main__":
+    main()

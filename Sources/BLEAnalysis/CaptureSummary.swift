@@ -1,0 +1,43 @@
+import BLECapture
+import BLEDissect
+
+/// Counts over a whole capture: records per HCI packet type and other kinds, the
+/// time span, records cut by the capture source, records with diagnostics.
+public struct CaptureSummary: Sendable {
+  public private(set) var records = 0
+  public private(set) var first: Timestamp?
+  public private(set) var last: Timestamp?
+  /// Records per data-contract type name (`command`, `event`, `acl`, `new_index`…).
+  public private(set) var byType: [String: Int] = [:]
+  public private(set) var cutBySource = 0
+  public private(set) var withDiagnostics = 0
+
+  public init() {}
+
+  public mutating func add(_ record: Record, _ decoded: DecodedRecord) {
+    records += 1
+    if first == nil { first = record.timestamp }
+    last = record.timestamp
+    byType[decoded.typeName, default: 0] += 1
+    if record.isCutBySource { cutBySource += 1 }
+    if !decoded.diagnostics.isEmpty { withDiagnostics += 1 }
+  }
+
+  /// Seconds from the first record to the last.
+  public var durationMicroseconds: Int64 {
+    guard let first, let last else { return 0 }
+    return last.unixMicroseconds - first.unixMicroseconds
+  }
+}
+
+extension DecodedRecord {
+  /// The data-contract name of what the record holds: the HCI packet type, the
+  /// monitor or PacketLogger record name, `ll` for air packets, `unframed`.
+  public var typeName: String {
+    if let hci { return hci.type.name }
+    if let monitor { return RecordKindNames.name(monitor) }
+    if let packetLogger { return RecordKindNames.packetLoggerName(packetLogger) }
+    if linkLayer != nil { return "ll" }
+    return "unframed"
+  }
+}

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A whole file mapped read-only into memory; records are views into it.
+final class MappedFile {
+  let path: String
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  init(path: String) throws(CaptureError) {
+    self.path = path
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw CaptureError(.cannotOpen(Self.errnoText()), path: path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw CaptureError(.cannotOpen(Self.errnoText()), path: path) }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      throw CaptureError(.cannotOpen("is a directory"), path: path)
+    }
+    let size = Int(info.st_size)
+    guard size > 0 else {
+      bytes = UnsafeBufferPointer(start: nil, count: 0)
+      return
+    }
+    guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+      throw CaptureError(.cannotOpen(Self.errnoText()), path: path)
+    }
+    _ = madvise(base, size, MADV_SEQUENTIAL)
+    bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+  }
+
+  deinit {
+    if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+  }
+
+  static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Big- and little-endian integer loads from unaligned positions of a buffer whose
+/// bounds the caller has checked.
+extension UnsafeBufferPointer<UInt8> {
+  @inline(__always) func bigEndian32(at offset: Int) -> UInt32 {
+    UInt32(bigEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt32.self))
+  }
+  @inline(__always) func littleEndian32(at offset: Int) -> UInt32 {
+    UInt32(littleEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt32.self))
+  }
+  @inline(__always) func bigEndian64(at offset: Int) -> UInt64 {
+    UInt64(bigEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt64.self))
+  }
+  @inline(__always) func littleEndian16(at offset: Int) -> UInt16 {
+    UInt16(littleEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt16.self))
+  }
+  @inline(__always) func bigEndian16(at offset: Int) -> UInt16 {
+    UInt16(bigEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt16.self))
+  }
+  @inline(__always) func littleEndian64(at offset: Int) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(baseAddress! + offset).loadUnaligned(as: UInt64.self))
+  }
+
+  /// The bytes `range` as a sub-view.
+  @inline(__always) func view(_ start: Int, _ count: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: self[start..<start + count])
+  }
+
+  /// Whether the buffer starts with `prefix`.
+  func starts(with prefix: [UInt8]) -> Bool {
+    count >= prefix.count && zip(self, prefix).allSatisfy { $0 == $1 }
+  }
+}
+
+/// Bytes made in memory (inflated btsnooz, zip entries) at a stable address, so
+/// records can be views into them as into a mapped file.
+final class OwnedBytes {
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  init(_ content: [UInt8]) {
+    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: content.count)
+    _ = storage.initialize(from: content)
+    bytes = UnsafeBufferPointer(storage)
+  }
+
+  deinit { bytes.deallocate() }
+}

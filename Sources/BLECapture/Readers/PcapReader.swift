@@ -1,0 +1,137 @@
+import CPcap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads pcap and pcapng files through libpcap and frames the Bluetooth link types.
+///
+/// HCI link types lose their framing here (DLT 201's direction word, DLT 254's
+/// adapter/opcode header, the H4 type byte); link-layer types stay raw.
+final class PcapReader: RecordSource {
+  let path: String
+  let linkType: LinkType
+  let isNextGeneration: Bool
+  let total: Int
+  private var handle: OpaquePointer?
+  private var frame = 0
+  private var position = 0
+  private(set) var damage: CaptureDamage?
+  private(set) var resolution: TimestampResolution
+
+  init(path: String, size: Int, isNextGeneration: Bool) throws(CaptureError) {
+    var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+    guard
+      let handle = pcap_open_offline_with_tstamp_precision(
+        path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer)
+    else {
+      let message = String(cString: errorBuffer)
+      throw CaptureError(.damagedHeader("cannot read as \(isNextGeneration ? "pcapng" : "pcap"): \(message)"), path: path)
+    }
+    let linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
+    guard linkType.isSupported else {
+      pcap_close(handle)
+      throw CaptureError(
+        .unsupported("link type \(linkType.rawValue) is not Bluetooth; expected one of \(LinkType.acceptedList)"),
+        path: path)
+    }
+    self.path = path
+    self.handle = handle
+    self.linkType = linkType
+    self.isNextGeneration = isNextGeneration
+    self.total = size
+    self.resolution = Self.sourceResolution(path: path, isNextGeneration: isNextGeneration)
+    position = ftell(pcap_file(handle))
+  }
+
+  deinit {
+    if let handle { pcap_close(handle) }
+  }
+
+  var formatDescription: String {
+    "\(isNextGeneration ? "pcapng" : "pcap"), link type \(linkType)"
+  }
+
+  var family: LinkFamily {
+    switch linkType {
+    case .bluetoothHCIH4, .bluetoothHCIH4WithPHDR: .h4
+    case .bluetoothLinuxMonitor: .monitor
+    default: .linkLayer(linkType)
+    }
+  }
+
+  var progress: (done: Int, total: Int) { (position, total) }
+
+  func next() -> Record? {
+    guard let handle, damage == nil else { return nil }
+    var header: UnsafeMutablePointer<pcap_pkthdr>?
+    var data: UnsafePointer<UInt8>?
+    let start = position
+    let status = pcap_next_ex(handle, &header, &data)
+    position = ftell(pcap_file(handle))
+    guard status == 1, let header = header?.pointee else {
+      if status == PCAP_ERROR {
+        damage = CaptureDamage(offset: start, "record \(frame + 1): " + String(cString: pcap_geterr(handle)))
+      }
+      return nil
+    }
+    frame += 1
+    let bytes = UnsafeBufferPointer(start: data, count: Int(header.caplen))
+    var record = Record(
+      frame: frame,
+      timestamp: Timestamp(
+        seconds: Int64(header.ts.tv_sec), fraction: Int64(header.ts.tv_usec), unitsPerSecond: 1_000_000_000),
+      direction: nil, adapter: nil, kind: .linkLayer(linkType), bytes: bytes,
+      originalLength: max(Int(header.len), bytes.count), fileOffset: start)
+    Self.frame(&record, linkType: linkType)
+    return record
+  }
+
+  /// Removes the pseudo-headers of the HCI link types and sets kind and direction.
+  static func frame(_ record: inout Record, linkType: LinkType) {
+    switch linkType {
+    case .bluetoothHCIH4WithPHDR:
+      guard record.bytes.count >= 4 else {
+        record.kind = .unframed
+        return
+      }
+      record.direction = record.bytes.bigEndian32(at: 0) & 1 == 0 ? .sent : .received
+      dropPrefix(&record, 4)
+      BtsnoopReader.stripH4(&record)
+      if record.bytes.count == 0, case .linkLayer = record.kind { record.kind = .unframed }
+    case .bluetoothHCIH4:
+      record.kind = .unframed
+      BtsnoopReader.stripH4(&record)
+      // No direction in this link type: commands go to the controller and events
+      // come from it; data stays unknown.
+      if case .hci(let type) = record.kind {
+        record.direction = type == H4.command ? .sent : type == H4.event ? .received : nil
+      }
+    case .bluetoothLinuxMonitor:
+      guard record.bytes.count >= 4 else {
+        record.kind = .unframed
+        return
+      }
+      let index = record.bytes.bigEndian16(at: 0)
+      let opcode = MonitorOpcode(rawValue: record.bytes.bigEndian16(at: 2))
+      dropPrefix(&record, 4)
+      BtsnoopReader.frameMonitor(&record, opcode: opcode, index: index)
+    default:
+      break
+    }
+  }
+
+  private static func dropPrefix(_ record: inout Record, _ count: Int) {
+    record.bytes = UnsafeBufferPointer(rebasing: record.bytes.dropFirst(count))
+    record.originalLength -= count
+  }
+
+  /// pcap: the magic tells µs or ns; pcapng: the first interface's if_tsresol.
+  /// libpcap hands out nanoseconds either way, so this only decides what to keep.
+  private static func sourceResolution(path: String, isNextGeneration: Bool) -> TimestampResolution {
+    guard let file = try? MappedFile(path: path), file.bytes.count >= 4 else { return .microseconds }
+    let magic = file.bytes.bigEndian32(at: 0)
+    if !isNextGeneration { return magic == 0xA1B2_3C4D || magic == 0x4D3C_B2A1 ? .nanoseconds : .microseconds }
+    return PcapngOptions.firstInterfaceResolution(file.bytes) ?? .microseconds
+  }
+}

@@ -1,0 +1,60 @@
+import CPcap
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes classic pcap through libpcap (`pcap_dump`).
+final class PcapWriter: CaptureWriter {
+  let path: String
+  let framing: OutputFraming
+  private let dead: OpaquePointer
+  private let dumper: OpaquePointer
+  private let nanoseconds: Bool
+  private var packet: [UInt8] = []
+  private(set) var skipped = 0
+
+  init(path: String, framing: OutputFraming, resolution: TimestampResolution) throws(CaptureError) {
+    nanoseconds = resolution == .nanoseconds
+    let precision = nanoseconds ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO
+    guard let dead = pcap_open_dead_with_tstamp_precision(Int32(framing.linkType.rawValue), 262_144, UInt32(precision))
+    else { throw CaptureError(.cannotWrite("libpcap cannot make a handle"), path: path) }
+    guard let dumper = pcap_dump_open(dead, path) else {
+      let message = String(cString: pcap_geterr(dead))
+      pcap_close(dead)
+      throw CaptureError(.cannotWrite(message), path: path)
+    }
+    self.path = path
+    self.framing = framing
+    self.dead = dead
+    self.dumper = dumper
+    packet.reserveCapacity(65_536)
+  }
+
+  var formatDescription: String {
+    "pcap\(nanoseconds ? " (ns)" : ""), link type \(framing.linkType)"
+  }
+
+  func write(_ record: Record) throws(CaptureError) {
+    guard framing.pcapPacket(record, into: &packet) else {
+      skipped += 1
+      return
+    }
+    let (seconds, micros) = record.timestamp.secondsAndMicroseconds
+    var header = pcap_pkthdr()
+    header.ts.tv_sec = Int(seconds)
+    header.ts.tv_usec = nanoseconds ? Int(micros) * 1000 + Int(record.timestamp.nanoseconds) : Int(micros)
+    header.caplen = UInt32(packet.count)
+    header.len = UInt32(packet.count + record.originalLength - record.bytes.count)
+    packet.withUnsafeBufferPointer { bytes in
+      pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, bytes.baseAddress)
+    }
+  }
+
+  func close() throws(CaptureError) {
+    let failed = pcap_dump_flush(dumper) != 0
+    pcap_dump_close(dumper)
+    pcap_close(dead)
+    if failed { throw CaptureError(.cannotWrite(MappedFile.errnoText()), path: path) }
+  }
+}

@@ -1,0 +1,25 @@
+/// Something worth telling about a record: a malformed PDU, a record cut by the
+/// capture source. Ids are dotted and stable (users filter on them).
+public struct Diagnostic: Hashable, Sendable {
+  public enum Severity: String, Hashable, Sendable {
+    case info, warning, error
+  }
+
+  public var id: String
+  public var severity: Severity
+  public var message: String
+
+  public init(id: String, severity: Severity, _ message: String) {
+    self.id = id
+    self.severity = severity
+    self.message = message
+  }
+
+  /// Every diagnostic id the decoders emit, with what it means (for README and tests).
+  public static let catalog: [(id: String, meaning: String)] = [
+    ("capture.cut", "the capture source kept fewer bytes than the packet had (Android filtered log, btsnooz, snaplen)"),
+    ("hci.truncated", "an HCI packet ends inside its header or a field"),
+    ("acl.truncated", "an ACL packet ends inside its header"),
+    ("hci.length.mismatch", "an HCI header's length field disagrees with the bytes present"),
+  ]
+}

@@ -1,0 +1,12 @@
+/// The renderings every command offers (`--format`).
+public enum RenderFormat: String, CaseIterable, Sendable {
+  /// Aligned columns for people.
+  case text
+  /// One JSON document.
+  case json
+  /// One JSON object per line, streamed.
+  case ndjson
+}
+
+/// Version of the JSON data contract; raised when a field changes meaning or goes away.
+public let schemaVersion = 1

@@ -1,0 +1,133 @@
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+
+/// One aligned line per record:
+///
+///     frame  time (s)    dir  adapter  type     detail
+///         1    0.000000  tx   -        command  opcode 0x0c03
+struct TextShowRenderer: ShowRenderer {
+  private var start: Timestamp?
+
+  mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
+    start = nil
+    out.append("# ")
+    out.append(path)
+    out.append(": ")
+    out.append(format)
+    out.append("\n  frame      time (s)  dir  adapter  type      detail\n")
+  }
+
+  mutating func render(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
+    if start == nil { start = record.timestamp }
+    var mark = out.count
+    out.appendDecimal(record.frame)
+    out.padLeft(from: mark, width: 7)
+    out.append("  ")
+    mark = out.count
+    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start!.unixMicroseconds, into: &out)
+    out.padLeft(from: mark, width: 12)
+    out.append("  ")
+    switch record.direction {
+    case .sent: out.append("tx ")
+    case .received: out.append("rx ")
+    case nil: out.append("-  ")
+    }
+    out.append("  ")
+    mark = out.count
+    if let adapter = record.adapter {
+      out.append("hci")
+      out.appendDecimal(Int(adapter))
+    } else {
+      out.append("-")
+    }
+    out.padRight(from: mark, width: 7)
+    out.append("  ")
+    mark = out.count
+    out.append(decoded.typeName)
+    out.padRight(from: mark, width: 8)
+    out.append("  ")
+    appendDetail(record, decoded, into: &out)
+    if record.isCutBySource {
+      out.append("  [cut by capture source: ")
+      out.appendDecimal(record.bytes.count)
+      out.append(" of ")
+      out.appendDecimal(record.originalLength)
+      out.append(" bytes]")
+    }
+    for diagnostic in decoded.diagnostics where diagnostic.id != "capture.cut" {
+      out.append("  ! ")
+      out.append(diagnostic.id)
+      out.append(": ")
+      out.append(diagnostic.message)
+    }
+    out.append(0x0A)
+  }
+
+  private func appendDetail(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
+    if let hci = decoded.hci {
+      if let event = hci.event {
+        out.append("event ")
+        out.appendHex(UInt64(event), width: 2)
+        if let subevent = hci.subevent {
+          out.append(" subevent ")
+          out.appendHex(UInt64(subevent), width: 2)
+        }
+      }
+      if let opcode = hci.opcode {
+        out.append(hci.event == nil ? "opcode " : " opcode ")
+        out.appendHex(UInt64(opcode), width: 4)
+      }
+      if let status = hci.status {
+        out.append(" status ")
+        out.appendHex(UInt64(status), width: 2)
+      }
+      if let acl = decoded.acl {
+        out.append("handle ")
+        out.appendHex(UInt64(acl.handle), width: 4)
+        out.append(" pb ")
+        out.appendDecimal(Int(acl.pb))
+        out.append(" length ")
+        out.appendDecimal(Int(acl.length))
+      } else if let handle = hci.handle {
+        out.append("handle ")
+        out.appendHex(UInt64(handle), width: 4)
+      }
+    } else if let linkType = decoded.linkLayer {
+      out.append("link type ")
+      out.appendDecimal(Int(linkType.rawValue))
+      out.append(", ")
+      out.appendDecimal(record.bytes.count)
+      out.append(" bytes")
+    } else {
+      out.appendDecimal(record.bytes.count)
+      out.append(" bytes")
+    }
+  }
+
+  mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {
+    out.append("# ")
+    out.appendDecimal(summary.records)
+    out.append(summary.records == 1 ? " record in " : " records in ")
+    JSONRecord.appendSeconds(summary.durationMicroseconds, into: &out)
+    out.append(" s")
+    for (name, count) in summary.byType.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+      out.append(", ")
+      out.appendDecimal(count)
+      out.append(" ")
+      out.append(name)
+    }
+    if summary.cutBySource > 0 {
+      out.append("; ")
+      out.appendDecimal(summary.cutBySource)
+      out.append(" cut by the capture source")
+    }
+    if let damage {
+      out.append("; damaged: ")
+      out.append(damage.description)
+    }
+    out.append(0x0A)
+  }
+
+  mutating func finish(into out: inout OutputBuffer) {}
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import BLECapture
+import BLEOutput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Exit statuses (DESIGN.md): 0 success, 1 usage, 2 unreadable input, 3 damaged input.
+enum ExitStatus {
+  static let usage: Int32 = 1
+  static let unreadable: Int32 = 2
+  static let damaged: Int32 = 3
+}
+
+@main
+struct Bleanalyze: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bleanalyze",
+    abstract: "Bluetooth LE capture and ATT/GATT protocol analyzer.",
+    discussion: """
+      Reads btsnoop (Android btsnoop_hci.log, btmon -w), pcap and pcapng (HCI and LE \
+      sniffer link types), Apple PacketLogger and Android bugreports (btsnooz). Formats \
+      are recognised by content. `bleanalyze FILE` is `bleanalyze show FILE`.
+
+      Exit status: 0 success, 1 usage error, 2 input cannot be read, 3 input damaged \
+      (everything readable was still processed).
+      """,
+    version: "0.1.0",
+    subcommands: [Show.self, Convert.self],
+    defaultSubcommand: Show.self
+  )
+
+  /// Runs the command, mapping errors to the documented exit statuses.
+  static func main() {
+    // A reader that goes away (`| head`) ends output quietly instead of killing us.
+    signal(SIGPIPE, SIG_IGN)
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let failure as Failure {
+      report(failure.message)
+      Glibc.exit(failure.status)
+    } catch let code as ExitCode {
+      Glibc.exit(code.rawValue)
+    } catch {
+      if exitCode(for: error) == .success {
+        Bleanalyze.exit(withError: error)
+      }
+      writeStandardError(fullMessage(for: error) + "\n")
+      Glibc.exit(ExitStatus.usage)
+    }
+  }
+}
+
+/// An error that ends the run with a message and a status.
+struct Failure: Error {
+  var message: String
+  var status: Int32
+
+  init(_ error: CaptureError) {
+    message = error.description
+    switch error.reason {
+    case .cannotWrite: status = ExitStatus.usage
+    default: status = ExitStatus.unreadable
+    }
+  }
+
+  init(_ message: String, status: Int32) {
+    self.message = message
+    self.status = status
+  }
+}

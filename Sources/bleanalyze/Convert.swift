@@ -1,0 +1,68 @@
+import ArgumentParser
+import BLECapture
+import BLEOutput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension OutputFormat: ExpressibleByArgument {}
+
+struct Convert: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Convert a capture to pcap, pcapng or btsnoop.",
+    discussion: """
+      The output format comes from OUT's extension (.pcap, .pcapng, .btsnoop/.log) or --to. \
+      HCI captures become link type 201 or btsnoop 1002; Linux monitor captures 254 or 2001 \
+      (adapter index and system records kept); sniffer captures keep their link type. \
+      Timestamps keep their microseconds (nanoseconds in pcap and pcapng when the source has them).
+      """
+  )
+
+  @Argument(help: "The capture to read.")
+  var input: String
+
+  @Argument(help: "The file to write.")
+  var output: String
+
+  @Option(help: "Output format (pcap, pcapng, btsnoop); default from OUT's extension.")
+  var to: OutputFormat?
+
+  func validate() throws {
+    if to == nil && OutputFormat(fileName: output) == nil {
+      throw ValidationError(
+        "cannot tell the output format from '\(output)'; use .pcap, .pcapng or .btsnoop, or --to")
+    }
+  }
+
+  func run() throws {
+    let format = to ?? OutputFormat(fileName: output)!
+    do {
+      let source = try CaptureFile.open(input)
+      let writer = try CaptureWriters.open(
+        output, format: format, family: source.family, resolution: source.resolution)
+      var progress = ProgressMeter(label: "converting \(input)", stdoutIsOutput: false)
+      var records = 0
+      while let record = source.next() {
+        try writer.write(record)
+        records += 1
+        progress.update(records: records, done: source.progress.done, total: source.progress.total)
+      }
+      progress.finish()
+      try writer.close()
+      let written = records - writer.skipped
+      report("wrote \(written) of \(records) records to \(output) (\(writer.formatDescription))")
+      if writer.skipped > 0 {
+        report(
+          "note: \(writer.skipped) records have no place in \(format.rawValue) "
+            + "(PacketLogger notes, syslog and other records without an HCI packet)")
+      }
+      if let damage = source.damage {
+        report("\(input): warning: damaged: \(damage)")
+        throw ExitCode(ExitStatus.damaged)
+      }
+    } catch let error as CaptureError {
+      throw Failure(error)
+    }
+  }
+}
