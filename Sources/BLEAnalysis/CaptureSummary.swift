@@ -29,15 +29,3 @@ public struct CaptureSummary: Sendable {
     return last.unixMicroseconds - first.unixMicroseconds
   }
 }
-
-extension DecodedRecord {
-  /// The data-contract name of what the record holds: the HCI packet type, the
-  /// monitor or PacketLogger record name, `ll` for air packets, `unframed`.
-  public var typeName: String {
-    if let hci { return hci.type.name }
-    if let monitor { return RecordKindNames.name(monitor) }
-    if let packetLogger { return RecordKindNames.packetLoggerName(packetLogger) }
-    if linkLayer != nil { return "ll" }
-    return "unframed"
-  }
-}

@@ -30,7 +30,6 @@ struct Show: ParsableCommand {
     var renderer = makeShowRenderer(format)
     let decoder = RecordDecoder()
     var worst: Int32 = 0
-    var pendingError: Failure?
     for path in files {
       let source: any RecordSource
       do {
@@ -39,7 +38,6 @@ struct Show: ParsableCommand {
         // Report now, go on with the other files, and exit with the worst status.
         out.flush(force: true)
         report("\(error)")
-        pendingError = Failure(error)
         worst = max(worst, ExitStatus.unreadable)
         continue
       }
@@ -51,7 +49,7 @@ struct Show: ParsableCommand {
         let decoded = decoder.decode(record)
         summary.add(record, decoded)
         renderer.render(record, decoded, into: &out)
-        guard out.flush(force: format == .ndjson && isStreaming) else { throw ExitCode.success }
+        guard out.flush() else { throw ExitCode.success }
         progress.update(records: summary.records, done: source.progress.done, total: source.progress.total)
       }
       progress.finish()
@@ -65,16 +63,7 @@ struct Show: ParsableCommand {
     }
     renderer.finish(into: &out)
     out.flush(force: true)
-    if worst != 0 {
-      if files.count == 1, let pendingError { throw ExitCode(pendingError.status) }
-      throw ExitCode(worst)
-    }
+    if worst != 0 { throw ExitCode(worst) }
   }
 
-  /// NDJSON to a pipe or terminal is flushed per record so consumers see records as
-  /// they are decoded; to a file it is written in blocks.
-  private var isStreaming: Bool {
-    var info = stat()
-    return fstat(1, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
-  }
 }
