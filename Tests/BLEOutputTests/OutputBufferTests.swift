@@ -3,10 +3,11 @@ import Testing
 @testable import BLEOutput
 
 @Suite struct OutputBufferTests {
-  @Test(arguments: [
-    (0, 1, "0"), (7, 1, "7"), (10, 1, "10"), (1_715_679_000, 1, "1715679000"), (312, 6, "000312"),
-    (UInt64.max, 1, "18446744073709551615"), (0, 6, "000000"),
-  ] as [(UInt64, Int, String)])
+  @Test(
+    arguments: [
+      (0, 1, "0"), (7, 1, "7"), (10, 1, "10"), (1_715_679_000, 1, "1715679000"), (312, 6, "000312"),
+      (UInt64.max, 1, "18446744073709551615"), (0, 6, "000000"),
+    ] as [(UInt64, Int, String)])
   func decimal(_ value: UInt64, _ minimumDigits: Int, _ expected: String) {
     var out = OutputBuffer(fd: -1)
     out.appendDecimal(value, minimumDigits: minimumDigits)
@@ -32,10 +33,11 @@ import Testing
     #expect(String(decoding: out.bytes, as: UTF8.self) == #""a\"b\\c\nd\u0001é""#)
   }
 
-  @Test(arguments: [
-    (1_715_679_000_000_312, "1715679000.000312"), (0, "0.000000"), (-1, "-0.000001"),
-    (-1_500_000, "-1.500000"),
-  ] as [(Int64, String)])
+  @Test(
+    arguments: [
+      (1_715_679_000_000_312, "1715679000.000312"), (0, "0.000000"), (-1, "-0.000001"),
+      (-1_500_000, "-1.500000"),
+    ] as [(Int64, String)])
   func seconds(_ microseconds: Int64, _ expected: String) {
     var out = OutputBuffer(fd: -1)
     JSONRecord.appendSeconds(microseconds, into: &out)
