@@ -4,8 +4,8 @@ import BLEDissect
 
 /// One aligned line per record:
 ///
-///     frame  time (s)    dir  adapter  type     detail
-///         1    0.000000  tx   -        command  opcode 0x0c03
+///       frame      time (s)  dir  adapter  type         detail
+///           1      0.000000  tx   -        command      opcode 0x0c03
 struct TextShowRenderer: ShowRenderer {
   private var start: Timestamp?
 
@@ -15,7 +15,7 @@ struct TextShowRenderer: ShowRenderer {
     out.append(path)
     out.append(": ")
     out.append(format)
-    out.append("\n  frame      time (s)  dir  adapter  type      detail\n")
+    out.append("\n  frame      time (s)  dir  adapter  type         detail\n")
   }
 
   mutating func render(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
@@ -45,7 +45,7 @@ struct TextShowRenderer: ShowRenderer {
     out.append("  ")
     mark = out.count
     out.append(decoded.typeName)
-    out.padRight(from: mark, width: 8)
+    out.padRight(from: mark, width: 11)
     out.append("  ")
     appendDetail(record, decoded, into: &out)
     if record.isCutBySource {

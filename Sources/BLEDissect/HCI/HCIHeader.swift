@@ -103,7 +103,7 @@ extension HCILayer {
     diagnostics.append(
       Diagnostic(
         id: "hci.length.mismatch", severity: .warning,
-        "header says \(declared) parameter bytes, \(c.remaining) present"))
+        "header says \(declared) bytes follow, \(c.remaining) present"))
   }
 }
 
