@@ -157,27 +157,20 @@ enum JSONRecord {
     out.append(",\"hci\":{\"type\":\"")
     out.append(hci.type.name)
     out.append("\"")
-    if let opcode = hci.opcode {
-      out.append(",\"opcode\":")
-      out.appendDecimal(Int(opcode))
-    }
-    if let event = hci.event {
-      out.append(",\"event\":")
-      out.appendDecimal(Int(event))
-    }
-    if let subevent = hci.subevent {
-      out.append(",\"subevent\":")
-      out.appendDecimal(Int(subevent))
-    }
-    if let status = hci.status {
-      out.append(",\"status\":")
-      out.appendDecimal(Int(status))
-    }
-    if let handle = hci.handle {
-      out.append(",\"handle\":")
-      out.appendDecimal(Int(handle))
-    }
+    appendField(",\"opcode\":", hci.opcode, into: &out)
+    appendField(",\"event\":", hci.event, into: &out)
+    appendField(",\"subevent\":", hci.subevent, into: &out)
+    appendField(",\"status\":", hci.status, into: &out)
+    appendField(",\"handle\":", hci.handle, into: &out)
     out.append("}")
+  }
+
+  /// `key` and the value when there is one; a missing field is left out.
+  private static func appendField(_ key: StaticString, _ value: (some FixedWidthInteger)?, into out: inout OutputBuffer)
+  {
+    guard let value else { return }
+    out.append(key)
+    out.appendDecimal(Int(value))
   }
 
   /// Unix seconds with six decimals: `1715679000.000312`, `-0.500000`.
