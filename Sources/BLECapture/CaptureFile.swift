@@ -52,7 +52,8 @@ public enum CaptureFile {
       }
     }
     throw CaptureError(
-      .unsupported("zip archive holds no Android bugreport text with a btsnooz section; expected \(CaptureError.acceptedFormats)"),
+      .unsupported(
+        "zip archive holds no Android bugreport text with a btsnooz section; expected \(CaptureError.acceptedFormats)"),
       path: file.path)
   }
 }

@@ -34,7 +34,8 @@ final class BtsnoopReader: RecordSource {
     }
     let version = bytes.bigEndian32(at: 8)
     guard version == 1 else {
-      throw CaptureError(.unsupported("btsnoop version \(version) is not supported; expected version 1"), path: file.path)
+      throw CaptureError(
+        .unsupported("btsnoop version \(version) is not supported; expected version 1"), path: file.path)
     }
     let rawDatalink = bytes.bigEndian32(at: 12)
     guard let datalink = Datalink(rawValue: rawDatalink) else {
@@ -98,7 +99,8 @@ final class BtsnoopReader: RecordSource {
       record.direction = received ? .received : .sent
       record.kind = .hci(flags & 2 == 0 ? H4.acl : (received ? H4.event : H4.command))
     case .monitor:
-      Self.frameMonitor(&record, opcode: MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags)),
+      Self.frameMonitor(
+        &record, opcode: MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags)),
         index: UInt16(truncatingIfNeeded: flags >> 16))
     }
     return record

@@ -108,7 +108,8 @@ final class BtsnoozReader: RecordSource {
       }
       deltas += delta
       entries.append(
-        Entry(start: payload, length: length - 1, originalLength: max(original, length) - 1, timestamp: deltas, type: type))
+        Entry(
+          start: payload, length: length - 1, originalLength: max(original, length) - 1, timestamp: deltas, type: type))
       offset = payload + length - 1
     }
     let first = lastTimestamp - deltas

@@ -26,7 +26,8 @@ final class PcapReader: RecordSource {
         path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer)
     else {
       let message = String(cString: errorBuffer)
-      throw CaptureError(.damagedHeader("cannot read as \(isNextGeneration ? "pcapng" : "pcap"): \(message)"), path: path)
+      throw CaptureError(
+        .damagedHeader("cannot read as \(isNextGeneration ? "pcapng" : "pcap"): \(message)"), path: path)
     }
     let linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
     guard linkType.isSupported else {

@@ -53,7 +53,8 @@ public enum CaptureWriters {
         return try BtsnoopWriter(path: path, framing: framing)
       }
       throw CaptureError(
-        .cannotWrite("btsnoop cannot hold link-layer packets (link type \(linkType)); write pcap or pcapng"), path: path)
+        .cannotWrite("btsnoop cannot hold link-layer packets (link type \(linkType)); write pcap or pcapng"), path: path
+      )
     }
   }
 }
