@@ -8,7 +8,8 @@ public enum CaptureFile {
     let file = try MappedFile(path: path)
     let bytes = file.bytes
     guard bytes.count > 0 else { throw CaptureError(.empty, path: path) }
-    if bytes.starts(with: Array(BtsnoopReader.magic.prefix(bytes.count))) {
+    // A file cut inside the btsnoop magic is a damaged btsnoop, not some other text.
+    if bytes.count >= 4, bytes.starts(with: Array(BtsnoopReader.magic.prefix(bytes.count))) {
       return try BtsnoopReader(file: file)
     }
     if bytes.count >= 4 {

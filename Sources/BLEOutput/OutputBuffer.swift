@@ -90,15 +90,6 @@ public struct OutputBuffer: ~Copyable {
     }
   }
 
-  /// Bytes as continuous lower-case hex.
-  public mutating func appendHexBytes(_ data: UnsafeBufferPointer<UInt8>, separator: UInt8? = nil) {
-    for (index, byte) in data.enumerated() {
-      if let separator, index > 0 { bytes.append(separator) }
-      bytes.append(Self.hexDigits[Int(byte >> 4)])
-      bytes.append(Self.hexDigits[Int(byte & 0xF)])
-    }
-  }
-
   /// A JSON string literal, escaped.
   public mutating func appendJSONString(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
