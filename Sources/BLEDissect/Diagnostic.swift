@@ -20,6 +20,6 @@ public struct Diagnostic: Hashable, Sendable {
     ("capture.cut", "the capture source kept fewer bytes than the packet had (Android filtered log, btsnooz, snaplen)"),
     ("hci.truncated", "an HCI packet ends inside its header or a field"),
     ("acl.truncated", "an ACL packet ends inside its header"),
-    ("hci.length.mismatch", "an HCI header's length field disagrees with the bytes present"),
+    ("hci.length.mismatch", "an HCI header's length field disagrees with the packet's size before any cut"),
   ]
 }

@@ -4,10 +4,6 @@ import BLECapture
 import BLEDissect
 import BLEOutput
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension RenderFormat: ExpressibleByArgument {}
 
 struct Show: ParsableCommand {
@@ -65,5 +61,4 @@ struct Show: ParsableCommand {
     out.flush(force: true)
     if worst != 0 { throw ExitCode(worst) }
   }
-
 }

@@ -96,6 +96,13 @@ struct HCIHeaderFixture: CustomTestStringConvertible, Sendable {
     #expect(decoded.acl?.length == 9)
   }
 
+  @Test func cutRecordStillChecksLengthAgainstOriginalSize() {
+    // > ACL Data RX: Handle 64 flags 0x02 dlen 12, 6 of 13 bytes kept: the packet had 9 data bytes, not 12
+    let decoded = decode([0x40, 0x20, 0x0C, 0x00, 0x05, 0x00], kind: .hci(0x02), originalLength: 13)
+    #expect(decoded.diagnostics.map(\.id) == ["capture.cut", "hci.length.mismatch"])
+    #expect(decoded.diagnostics.last?.message == "header says 12 bytes follow, the packet has 9")
+  }
+
   @Test func unframedRecordGetsDiagnostic() {
     let decoded = decode([], kind: .unframed)
     #expect(decoded.hci == nil)

@@ -34,9 +34,9 @@ public struct RecordDecoder {
       decoded.hci = HCILayer(type: type)
       do throws(DecodeError) {
         var c = ByteCursor(record.bytes.span.bytes, layer: type == .acl ? .acl : .hci)
-        decoded.hci = try HCILayer.parse(type: type, &c, acl: &decoded.acl, diagnostics: &decoded.diagnostics)
-        // A record cut by its source is shorter than its header says by design.
-        if record.isCutBySource { decoded.diagnostics.removeAll { $0.id == "hci.length.mismatch" } }
+        decoded.hci = try HCILayer.parse(
+          type: type, &c, cut: record.originalLength - record.bytes.count, acl: &decoded.acl,
+          diagnostics: &decoded.diagnostics)
       } catch {
         // A record cut by its source ends early by design; that is not malformed.
         if !record.isCutBySource {

@@ -33,20 +33,22 @@ public struct ACLLayer: Hashable, Sendable {
 
 extension HCILayer {
   /// Decodes the header of an HCI packet; the packet type comes from the framing.
+  /// `cut` is how many bytes the capture source left out at the end: length fields
+  /// describe the packet as it was, so they are checked against the original size.
   static func parse(
-    type: HCIPacketType, _ c: inout ByteCursor, acl: inout ACLLayer?, diagnostics: inout [Diagnostic]
+    type: HCIPacketType, _ c: inout ByteCursor, cut: Int, acl: inout ACLLayer?, diagnostics: inout [Diagnostic]
   ) throws(DecodeError) -> HCILayer {
     var layer = HCILayer(type: type)
     switch type {
     case .command:
       layer.opcode = try c.readUInt16()
       let length = try c.readUInt8()
-      checkLength(declared: Int(length), c, &diagnostics)
+      checkLength(declared: Int(length), present: c.remaining + cut, &diagnostics)
     case .event:
       let code = try c.readUInt8()
       layer.event = code
       let length = try c.readUInt8()
-      checkLength(declared: Int(length), c, &diagnostics)
+      checkLength(declared: Int(length), present: c.remaining + cut, &diagnostics)
       var parameters = try c.slice(min(Int(length), c.remaining))
       try parseEventPrefix(code, &parameters, into: &layer)
     case .acl:
@@ -55,7 +57,7 @@ extension HCILayer {
       layer.handle = word & 0x0FFF
       acl = ACLLayer(
         handle: word & 0x0FFF, pb: UInt8(word >> 12 & 3), bc: UInt8(word >> 14 & 3), length: length)
-      checkLength(declared: Int(length), c, &diagnostics)
+      checkLength(declared: Int(length), present: c.remaining + cut, &diagnostics)
     case .sco:
       layer.handle = try c.readUInt16() & 0x0FFF
     case .iso:
@@ -98,12 +100,12 @@ extension HCILayer {
     0x20, 0x21, 0x29,
   ]
 
-  private static func checkLength(declared: Int, _ c: borrowing ByteCursor, _ diagnostics: inout [Diagnostic]) {
-    guard declared != c.remaining else { return }
+  private static func checkLength(declared: Int, present: Int, _ diagnostics: inout [Diagnostic]) {
+    guard declared != present else { return }
     diagnostics.append(
       Diagnostic(
         id: "hci.length.mismatch", severity: .warning,
-        "header says \(declared) bytes follow, \(c.remaining) present"))
+        "header says \(declared) bytes follow, the packet has \(present)"))
   }
 }
 
