@@ -39,6 +39,7 @@ let package = Package(
       dependencies: ["BLEDissect"],
       swiftSettings: [.enableExperimentalFeature("Lifetimes")]
     ),
+    .testTarget(name: "BLEAnalysisTests", dependencies: ["BLEAnalysis"]),
     .testTarget(name: "BLEOutputTests", dependencies: ["BLEOutput"]),
     .testTarget(name: "EndToEndTests", dependencies: ["bleanalyze"], exclude: ["Golden"]),
   ]

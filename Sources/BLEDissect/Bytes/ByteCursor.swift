@@ -52,6 +52,62 @@ public struct ByteCursor: ~Escapable {
     return value
   }
 
+  public mutating func readUInt24() throws(DecodeError) -> UInt32 {
+    try need(3)
+    let low = UInt32(try readUInt16())
+    return low | UInt32(try readUInt8()) << 16
+  }
+
+  public mutating func readUInt64() throws(DecodeError) -> UInt64 {
+    try need(8)
+    let low = UInt64(try readUInt32())
+    return low | UInt64(try readUInt32()) << 32
+  }
+
+  public mutating func readUInt128() throws(DecodeError) -> UInt128 {
+    try need(16)
+    let low = UInt128(try readUInt64())
+    return low | UInt128(try readUInt64()) << 64
+  }
+
+  public mutating func readInt8() throws(DecodeError) -> Int8 {
+    Int8(bitPattern: try readUInt8())
+  }
+
+  /// An attribute or connection handle.
+  public mutating func readHandle() throws(DecodeError) -> UInt16 {
+    try readUInt16()
+  }
+
+  /// A BD_ADDR, least significant byte first on the wire.
+  public mutating func readAddress() throws(DecodeError) -> DeviceAddress {
+    try need(6)
+    let low = UInt64(try readUInt32())
+    return DeviceAddress(rawValue: low | UInt64(try readUInt16()) << 32)
+  }
+
+  /// A UUID of `byteCount` 2, 4 or 16 bytes, little-endian.
+  public mutating func readUUID(byteCount: Int) throws(DecodeError) -> BluetoothUUID {
+    switch byteCount {
+    case 2: return BluetoothUUID(uuid16: try readUInt16())
+    case 4: return BluetoothUUID(uuid32: try readUInt32())
+    case 16: return BluetoothUUID(uuid128: try readUInt128())
+    default: throw DecodeError(.invalid("a UUID of \(byteCount) bytes"), at: offset, layer: layer)
+    }
+  }
+
+  /// Consumes `count` bytes and copies them (for field trees, not the hot path).
+  public mutating func readBytes(_ count: Int) throws(DecodeError) -> [UInt8] {
+    try need(count)
+    defer { position += count }
+    return (0..<count).map { bytes.unsafeLoad(fromByteOffset: position + $0, as: UInt8.self) }
+  }
+
+  /// Copies the rest (for field trees, not the hot path).
+  public mutating func readRemainingBytes() -> [UInt8] {
+    (try? readBytes(remaining)) ?? []
+  }
+
   /// Consumes `count` bytes and returns a cursor over them.
   @_lifetime(copy self)
   public mutating func slice(_ count: Int) throws(DecodeError) -> ByteCursor {

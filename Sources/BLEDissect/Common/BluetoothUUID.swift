@@ -1,0 +1,49 @@
+/// A Bluetooth UUID as it was carried: 16, 32 or 128 bits. The short forms are
+/// aliases on the Bluetooth Base UUID 00000000-0000-1000-8000-00805F9B34FB
+/// (Core 6.0, Vol 3, Part B, 2.5.1).
+public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
+  public enum Width: Int, Hashable, Sendable {
+    case bits16 = 16, bits32 = 32, bits128 = 128
+  }
+
+  /// The full 128-bit value.
+  public var value: UInt128
+  /// How many bits the PDU carried.
+  public var width: Width
+
+  static let base: UInt128 = 0x0000_0000_0000_1000_8000_0080_5F9B_34FB
+
+  public init(uuid16: UInt16) {
+    value = Self.base | UInt128(uuid16) << 96
+    width = .bits16
+  }
+
+  public init(uuid32: UInt32) {
+    value = Self.base | UInt128(uuid32) << 96
+    width = .bits32
+  }
+
+  public init(uuid128: UInt128) {
+    value = uuid128
+    width = .bits128
+  }
+
+  /// The 16- or 32-bit alias when the value is on the Base UUID.
+  public var shortValue: UInt32? {
+    guard value & ((1 << 96) - 1) == Self.base else { return nil }
+    return UInt32(truncatingIfNeeded: value >> 96)
+  }
+
+  /// Data-contract text: `2a37` for 16-bit and `0000fe95` for 32-bit UUIDs as carried,
+  /// else the canonical 36-character lower-case form.
+  public var description: String {
+    switch width {
+    case .bits16: return hex(UInt16(truncatingIfNeeded: value >> 96))
+    case .bits32: return hex(UInt32(truncatingIfNeeded: value >> 96))
+    case .bits128:
+      let text = hex(UInt64(truncatingIfNeeded: value >> 64)) + hex(UInt64(truncatingIfNeeded: value))
+      let chars = Array(text)
+      return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    }
+  }
+}
