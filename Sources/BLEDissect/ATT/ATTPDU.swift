@@ -82,7 +82,8 @@ public struct ATTPDU: Hashable, Sendable {
       guard (try? p.readRange(skip)) != nil else { return nil }
       return try? p.readHandle()
     }
-    let name = messageName(opcode.name)
+    // Only built when something is reported: decoding a good PDU allocates nothing.
+    var name: String { messageName(opcode.name) }
     switch parameters {
     case .mtu(let mtu) where mtu < Self.minimumMTU:
       let side = opcode == .exchangeMTURequest ? "client" : "server"
@@ -132,11 +133,11 @@ public struct ATTPDU: Hashable, Sendable {
   }
 
   private func checkWhole(
-    _ list: ByteRange, entry: Int, _ name: String, _ report: (String, String) -> Void
+    _ list: ByteRange, entry: Int, _ name: @autoclosure () -> String, _ report: (String, String) -> Void
   ) {
     guard entry > 0, list.count % entry != 0 else { return }
     report(
       "att.list.invalid",
-      "\(name) has \(list.count) list bytes, not a whole number of \(entry)-byte entries")
+      "\(name()) has \(list.count) list bytes, not a whole number of \(entry)-byte entries")
   }
 }
