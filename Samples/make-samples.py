@@ -9,6 +9,10 @@ is described once, in SESSION below.  Each capture format has one writer
 function that serialises that same list of records.  Further files are edge
 cases for tests (truncated, empty, filtered, wrong datalink...).
 
+A second session ("secure-sensor", SECURE_SESSION below: extended connection,
+LE Secure Connections pairing, EATT with K-frames, fragmented and oversized
+PDUs, a malformed ATT PDU) is written as btsnoop H4 and as pcap.
+
 The output is deterministic: fixed timestamps, no randomness, fixed zip entry
 dates.  Running the script twice gives byte-identical files.  Standard library
 only (Python 3.11).
@@ -17,6 +21,7 @@ only (Python 3.11).
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import struct
 import zipfile
@@ -431,10 +436,10 @@ SESSION_STEPS = [
 ]
 
 
-def build_session() -> list[Record]:
-    """Turn SESSION_STEPS into absolute-time records starting at T0_US."""
-    records, ts = [], T0_US
-    for delta, (h4_type, direction, payload) in SESSION_STEPS:
+def build_session(steps=SESSION_STEPS, t0: int = T0_US) -> list[Record]:
+    """Turn (delta µs, frame) steps into absolute-time records starting at t0."""
+    records, ts = [], t0
+    for delta, (h4_type, direction, payload) in steps:
         ts += delta
         records.append(Record(ts, h4_type, direction, payload))
     return records
@@ -450,6 +455,504 @@ def is_notification_first_fragment(rec: Record) -> bool:
     pb = (rec.payload[1] >> 4) & 0x3
     cid = struct.unpack_from("<H", rec.payload, 6)[0]
     return pb in (0b00, 0b10) and cid == CID_ATT and rec.payload[8] == 0x1B
+
+
+# ---------------------------------------------------------------------------
+# The "secure-sensor" session: LE Secure Connections pairing, EATT, fragmentation
+# ---------------------------------------------------------------------------
+#
+# A second session on one LE connection (handle 0x0041).  The local host is the
+# central; the peer is a sensor at the public address C0:FF:EE:12:34:56.  It
+# covers what the hr-sensor session does not: extended connection set-up, data
+# length and PHY updates, LE Secure Connections pairing (numeric comparison) with
+# fragmented SMP PDUs, encryption, key distribution, an EATT bearer opened with
+# the enhanced credit based flow control mode (K-frames, SDU segmentation), an
+# ATT notification larger than ATT_MTU, a malformed ATT PDU, a stray ACL
+# continuation and a peripheral-initiated connection parameter update.
+
+#: Session start, 2024-05-14T10:00:00Z, in Unix microseconds.
+T0_SECURE_US = int(datetime(2024, 5, 14, 10, 0, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+
+SECURE_HANDLE = 0x0041
+#: The sensor, public address.  The local host uses LOCAL_ADDR (public) as its identity.
+SECURE_PEER = "C0:FF:EE:12:34:56"
+
+#: Host->controller starts use PB=0b00 (first non-automatically-flushable), as LE hosts (BlueZ,
+#: Zephyr) send them; controller->host starts use PB=0b10, because 0b00 is not allowed
+#: controller->host on LE-U (Core Vol 4, Part E, 5.4.2).
+PB_FIRST_NON_FLUSHABLE = 0b00
+CID_LE_SIGNALING = 0x0005
+CID_SMP = 0x0006
+
+#: LE ACL buffer of the controller, as LE Read Buffer Size reports it: every host->controller
+#: ACL packet carries at most 27 bytes, so longer L2CAP PDUs are fragmented by the host.
+LE_ACL_DATA_LENGTH = 27
+LE_ACL_NUM_PACKETS = 8
+
+#: The EATT bearers (SPSM 0x0027), opened with one L2CAP Credit Based Connection Request.
+SPSM_EATT = 0x0027
+EATT_MTU, EATT_MPS, EATT_CREDITS = 512, 64, 10
+#: Source CIDs of the host: the peer sends to these (peer->host K-frames carry 0x0040).
+EATT_HOST_CIDS = (0x0040, 0x0041)
+#: Destination CIDs of the peer: the host sends to these (host->peer K-frames carry 0x0080).
+EATT_PEER_CIDS = (0x0080, 0x0081)
+
+# GATT handles of the sensor (the session does no discovery; the values are what a client
+# that cached the database would use).
+SENSOR_LOG_VALUE = 0x002A       # 100-byte sensor log, read (encryption required)
+MEASUREMENT_VALUE = 0x002C      # measurement, notify
+MEASUREMENT_CCCD = 0x002D       # its Client Characteristic Configuration
+CONTROL_POINT_VALUE = 0x0030    # control point, write without response
+ALERT_VALUE = 0x0032            # alert, indicate
+
+
+def label_bytes(label: str, n: int = 16) -> bytes:
+    """n deterministic, random-looking bytes: the first n bytes of SHA-256(label)."""
+    return hashlib.sha256(label.encode("ascii")).digest()[:n]
+
+
+# NIST P-256 (Core Vol 3, Part H, 2.3.5.6.1).  Enough affine arithmetic to derive public keys
+# from fixed private keys, so that the Pairing Public Key PDUs carry points on the curve.
+P256_P = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF
+P256_A = P256_P - 3
+P256_G = (0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+          0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)
+P256_N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+def p256_add(p1: tuple[int, int] | None, p2: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Affine point addition on P-256; None is the point at infinity."""
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    (x1, y1), (x2, y2) = p1, p2
+    if x1 == x2 and (y1 + y2) % P256_P == 0:
+        return None
+    if p1 == p2:
+        slope = (3 * x1 * x1 + P256_A) * pow(2 * y1, -1, P256_P) % P256_P
+    else:
+        slope = (y2 - y1) * pow(x2 - x1, -1, P256_P) % P256_P
+    x3 = (slope * slope - x1 - x2) % P256_P
+    return x3, (slope * (x1 - x3) - y1) % P256_P
+
+
+def p256_public_key(private_key: int) -> tuple[int, int]:
+    """d·G by double-and-add."""
+    result, addend = None, P256_G
+    while private_key:
+        if private_key & 1:
+            result = p256_add(result, addend)
+        addend = p256_add(addend, addend)
+        private_key >>= 1
+    assert result is not None
+    return result
+
+
+def p256_private_key(label: str) -> int:
+    """A fixed private key in [1, n-1] derived from a label."""
+    return int.from_bytes(hashlib.sha256(label.encode("ascii")).digest(), "big") % (P256_N - 1) + 1
+
+
+# Self-check against the SMP debug key pair (Core Vol 3, Part H, 2.3.5.6.1).
+assert p256_public_key(0x3F49F6D4A3C55F3874C9B3E3D2103F504AFF607BEB40B7995899B8A6CD3C1ABD) == (
+    0x20B003D2F297BE2C5E2C83A7E9F9A5B9EFF49111ACF4FDDBCC0301480E359DE6,
+    0xDC809C49652AEB6D63329ABF5A52155C766345C28FED3024741C8ED01589D28B)
+
+#: Public keys of the initiator (local host) and the responder (sensor), neither the debug key.
+CENTRAL_PUBLIC_KEY = p256_public_key(p256_private_key("bleanalyze secure-sensor central"))
+PERIPHERAL_PUBLIC_KEY = p256_public_key(p256_private_key("bleanalyze secure-sensor peripheral"))
+
+
+# --- HCI ---------------------------------------------------------------------
+
+OP_LE_READ_BUFFER_SIZE = opcode(0x08, 0x0002)            # 0x2002
+OP_LE_CONNECTION_UPDATE = opcode(0x08, 0x0013)           # 0x2013
+OP_LE_ENABLE_ENCRYPTION = opcode(0x08, 0x0019)           # 0x2019
+OP_LE_SET_DATA_LENGTH = opcode(0x08, 0x0022)             # 0x2022
+OP_LE_SET_PHY = opcode(0x08, 0x0032)                     # 0x2032
+OP_LE_EXTENDED_CREATE_CONNECTION = opcode(0x08, 0x0043)  # 0x2043
+
+PHY_1M, PHY_2M = 0x01, 0x02
+
+
+def command_complete_with(op: int, return_parameters: bytes):
+    """HCI Event: Command Complete (0x0e): ncmd 1, <op>, status 0 and further return parameters"""
+    return hci_event(0x0E, struct.pack("<BHB", 1, op, 0x00) + return_parameters)
+
+
+def le_read_buffer_size():
+    """HCI Command: LE Read Buffer Size [v1] (0x08|0x0002) plen 0"""
+    return hci_command(OP_LE_READ_BUFFER_SIZE)
+
+
+def le_read_buffer_size_complete():
+    """HCI Event: Command Complete (0x0e) plen 7: LE Read Buffer Size [v1], status Success,
+    LE ACL data packet length 27, total number of LE ACL data packets 8"""
+    return command_complete_with(OP_LE_READ_BUFFER_SIZE,
+                                 struct.pack("<HB", LE_ACL_DATA_LENGTH, LE_ACL_NUM_PACKETS))
+
+
+def le_extended_create_connection(peer: str):
+    """HCI Command: LE Extended Create Connection [v1] (0x08|0x0043) plen 26:
+    initiator filter policy 0x00 (use the peer address), own address type public,
+    peer address type public, peer <peer>, initiating PHYs 0x01 (LE 1M only), then for
+    LE 1M: scan interval/window 60 ms (0x0060/0x0060), connection interval 30-50 ms
+    (0x0018-0x0028), max latency 0, supervision timeout 720 ms (0x0048), CE length 0-0"""
+    params = struct.pack("<BBB6sB", 0x00, 0x00, 0x00, bdaddr(peer), PHY_1M)
+    params += struct.pack("<HHHHHHHH", 0x0060, 0x0060, 0x0018, 0x0028, 0x0000, 0x0048, 0x0000, 0x0000)
+    return hci_command(OP_LE_EXTENDED_CREATE_CONNECTION, params)
+
+
+def le_enhanced_connection_complete_v2(peer: str, handle: int = SECURE_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) plen 34 - LE Enhanced Connection Complete [v2] (0x29):
+    status 0, handle, role central (0x00), peer address type public, peer <peer>,
+    local RPA 00:00:00:00:00:00, peer RPA 00:00:00:00:00:00 (no privacy), interval 30 ms
+    (0x0018), latency 0, supervision timeout 720 ms (0x0048), central clock accuracy 0x00,
+    advertising handle 0xff and sync handle 0xffff (not from periodic advertising)"""
+    params = struct.pack("<BHBB6s6s6sHHHBBH", 0x00, handle, 0x00, 0x00, bdaddr(peer),
+                         bytes(6), bytes(6), 0x0018, 0x0000, 0x0048, 0x00, 0xFF, 0xFFFF)
+    return le_meta(0x29, params)
+
+
+def le_set_data_length(tx_octets: int, tx_time: int, handle: int = SECURE_HANDLE):
+    """HCI Command: LE Set Data Length (0x08|0x0022) plen 6: handle, TX octets, TX time (µs)"""
+    return hci_command(OP_LE_SET_DATA_LENGTH, struct.pack("<HHH", handle, tx_octets, tx_time))
+
+
+def le_set_data_length_complete(handle: int = SECURE_HANDLE):
+    """HCI Event: Command Complete (0x0e) plen 6: LE Set Data Length, status Success, handle"""
+    return command_complete_with(OP_LE_SET_DATA_LENGTH, struct.pack("<H", handle))
+
+
+def le_data_length_change(octets: int, time_us: int, handle: int = SECURE_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) plen 11 - LE Data Length Change (0x07):
+    handle, max TX octets, max TX time, max RX octets, max RX time"""
+    return le_meta(0x07, struct.pack("<HHHHH", handle, octets, time_us, octets, time_us))
+
+
+def le_set_phy(tx_phys: int, rx_phys: int, handle: int = SECURE_HANDLE):
+    """HCI Command: LE Set PHY (0x08|0x0032) plen 7: handle, all PHYs 0x00 (TX and RX
+    preferences given), TX PHYs, RX PHYs, PHY options 0x0000"""
+    return hci_command(OP_LE_SET_PHY, struct.pack("<HBBBH", handle, 0x00, tx_phys, rx_phys, 0x0000))
+
+
+def le_phy_update_complete(tx_phy: int, rx_phy: int, handle: int = SECURE_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) plen 6 - LE PHY Update Complete (0x0c):
+    status 0, handle, TX PHY, RX PHY"""
+    return le_meta(0x0C, struct.pack("<BHBB", 0x00, handle, tx_phy, rx_phy))
+
+
+#: Long Term Key from the LE Secure Connections pairing (f5); fixed filler here.
+SECURE_LTK = label_bytes("bleanalyze secure-sensor LTK")
+
+
+def le_enable_encryption(ltk: bytes, handle: int = SECURE_HANDLE):
+    """HCI Command: LE Enable Encryption (0x08|0x0019) plen 28 (btmon and Wireshark 4.0 name it
+    LE Start Encryption): handle, random number 0, EDIV 0 (both zero for LE Secure
+    Connections), Long Term Key"""
+    return hci_command(OP_LE_ENABLE_ENCRYPTION, struct.pack("<HQH16s", handle, 0, 0, ltk))
+
+
+def encryption_change(handle: int = SECURE_HANDLE):
+    """HCI Event: Encryption Change [v1] (0x08) plen 4: status 0, handle, encryption enabled 0x01
+    (AES-CCM for LE)"""
+    return hci_event(0x08, struct.pack("<BHB", 0x00, handle, 0x01))
+
+
+def le_connection_update(interval_min: int, interval_max: int, latency: int, timeout: int,
+                         handle: int = SECURE_HANDLE):
+    """HCI Command: LE Connection Update (0x08|0x0013) plen 14: handle, interval min/max,
+    max latency, supervision timeout, CE length 0-0"""
+    return hci_command(OP_LE_CONNECTION_UPDATE, struct.pack(
+        "<HHHHHHH", handle, interval_min, interval_max, latency, timeout, 0x0000, 0x0000))
+
+
+def le_connection_update_complete(interval: int, latency: int, timeout: int,
+                                  handle: int = SECURE_HANDLE):
+    """HCI Event: LE Meta Event (0x3e) plen 10 - LE Connection Update Complete (0x03):
+    status 0, handle, interval, latency, supervision timeout"""
+    return le_meta(0x03, struct.pack("<BHHHH", 0x00, handle, interval, latency, timeout))
+
+
+# --- ACL and L2CAP on handle 0x0041 --------------------------------------------
+
+def le_acl(direction: int, data: bytes, *, continuation: bool = False):
+    """ACL Data on handle 0x0041.  A start is PB=0b00 (first non-automatically-flushable)
+    host->controller and PB=0b10 (first automatically flushable) controller->host; a
+    continuation is PB=0b01.  Host->controller packets fit the 27-byte LE ACL buffer."""
+    if continuation:
+        pb = PB_CONTINUATION
+    else:
+        pb = PB_FIRST_NON_FLUSHABLE if direction == SENT else PB_FIRST_FLUSHABLE
+    assert direction == RECEIVED or len(data) <= LE_ACL_DATA_LENGTH, "host ACL packet over 27 bytes"
+    return acl(direction, data, pb=pb, handle=SECURE_HANDLE)
+
+
+def acl_fragment(direction: int, l2cap_pdu: bytes, start: int, end: int):
+    """ACL Data carrying bytes [start:end] of one L2CAP PDU: a start fragment when start == 0,
+    otherwise a continuing fragment (PB=0b01)."""
+    return le_acl(direction, l2cap_pdu[start:end], continuation=start > 0)
+
+
+def att_fixed(direction: int, pdu: bytes):
+    """A complete ATT PDU on the fixed channel (CID 0x0004) of handle 0x0041, one ACL packet."""
+    return le_acl(direction, l2cap(CID_ATT, pdu))
+
+
+def smp(direction: int, pdu: bytes):
+    """A complete SMP PDU (L2CAP CID 0x0006) in one ACL packet."""
+    return le_acl(direction, l2cap(CID_SMP, pdu))
+
+
+def le_signaling(direction: int, code: int, identifier: int, data: bytes):
+    """L2CAP LE signaling (CID 0x0005): code u8, identifier u8, length u16, data."""
+    return le_acl(direction, l2cap(CID_LE_SIGNALING, struct.pack("<BBH", code, identifier, len(data)) + data))
+
+
+def k_frame(cid: int, segment: bytes, sdu_length: int | None = None) -> bytes:
+    """L2CAP K-frame (Core Vol 3, Part A, 3.4): length u16, CID u16, then the SDU length u16
+    on the first K-frame of an SDU only, then the SDU segment."""
+    sdu_header = b"" if sdu_length is None else struct.pack("<H", sdu_length)
+    return l2cap(cid, sdu_header + segment)
+
+
+# --- ATT PDUs for this session -------------------------------------------------
+
+def att_pdu(op: int, handle: int, value: bytes = b"") -> bytes:
+    """ATT PDU bytes: opcode u8, handle u16, value."""
+    return struct.pack("<BH", op, handle) + value
+
+
+#: 100-byte value of the sensor log: bytes 0x00, 0x01 ... 0x63 (easy to check after reassembly).
+SENSOR_LOG = bytes(range(100))
+#: Read Response (0x0b) carrying it: the 101-byte SDU read over EATT.
+SENSOR_LOG_SDU = b"\x0b" + SENSOR_LOG
+#: It does not fit one K-frame (MPS 64): the first carries the SDU length and 62 bytes, the
+#: second the remaining 39.  The first K-frame (68 bytes with its L2CAP header) is itself
+#: delivered as two ACL fragments, 27 + 41 bytes.
+SENSOR_LOG_KFRAME_1 = k_frame(EATT_HOST_CIDS[0], SENSOR_LOG_SDU[:EATT_MPS - 2], len(SENSOR_LOG_SDU))
+SENSOR_LOG_KFRAME_2 = k_frame(EATT_HOST_CIDS[0], SENSOR_LOG_SDU[EATT_MPS - 2:])
+
+#: Handle Value Notification on 0x002c whose ATT PDU is 200 bytes (3 + 197-byte value).
+#: ATT_MTU on the fixed channel is min(247, 185) = 185, so the PDU is 15 bytes too long.
+#: The 204-byte L2CAP PDU arrives as seven 27-byte ACL fragments and a 15-byte one.
+OVERSIZED_NOTIFICATION_L2CAP = l2cap(CID_ATT, att_pdu(0x1B, MEASUREMENT_VALUE, bytes(range(197))))
+
+#: Pairing Public Key PDUs (0x0c): X then Y, 32 bytes each, little-endian.  65 bytes of SMP,
+#: 69 with the L2CAP header: three ACL fragments of 27, 27 and 15 bytes.
+CENTRAL_PUBLIC_KEY_L2CAP = l2cap(CID_SMP, b"\x0c" + CENTRAL_PUBLIC_KEY[0].to_bytes(32, "little")
+                                 + CENTRAL_PUBLIC_KEY[1].to_bytes(32, "little"))
+PERIPHERAL_PUBLIC_KEY_L2CAP = l2cap(CID_SMP, b"\x0c" + PERIPHERAL_PUBLIC_KEY[0].to_bytes(32, "little")
+                                    + PERIPHERAL_PUBLIC_KEY[1].to_bytes(32, "little"))
+
+#: SMP AuthReq 0x2d = Bonding (0b01) | MITM | SC | CT2; key distribution 0x0b = EncKey |
+#: IdKey | LinkKey (in LE Secure Connections EncKey is ignored and the LinkKey is derived,
+#: so only Identity Information and Identity Address Information are sent).
+SMP_IO_DISPLAY_YES_NO, SMP_AUTH_REQ, SMP_MAX_KEY_SIZE, SMP_KEY_DIST = 0x01, 0x2D, 16, 0x0B
+
+
+def smp_pairing_request():
+    """SMP: Pairing Request (0x01) len 6: IO capability DisplayYesNo (0x01), OOB data not
+    present (0x00), AuthReq 0x2d (Bonding, MITM, SC, CT2), max key size 16, initiator key
+    distribution 0x0b (EncKey IdKey LinkKey), responder key distribution 0x0b"""
+    return smp(SENT, struct.pack("<BBBBBBB", 0x01, SMP_IO_DISPLAY_YES_NO, 0x00, SMP_AUTH_REQ,
+                                 SMP_MAX_KEY_SIZE, SMP_KEY_DIST, SMP_KEY_DIST))
+
+
+def smp_pairing_response():
+    """SMP: Pairing Response (0x02) len 6: IO capability DisplayYesNo (0x01), OOB data not
+    present, AuthReq 0x2d (Bonding, MITM, SC, CT2), max key size 16, initiator key
+    distribution 0x0b, responder key distribution 0x0b.  Both DisplayYesNo with SC: numeric
+    comparison (Core Vol 3, Part H, Table 2.8)"""
+    return smp(RECEIVED, struct.pack("<BBBBBBB", 0x02, SMP_IO_DISPLAY_YES_NO, 0x00, SMP_AUTH_REQ,
+                                     SMP_MAX_KEY_SIZE, SMP_KEY_DIST, SMP_KEY_DIST))
+
+
+def smp_value(direction: int, code: int, label: str):
+    """SMP PDU of a code and a 16-byte value (Confirm 0x03, Random 0x04, Identity Information
+    0x08, DHKey Check 0x0d), the value being fixed filler derived from label."""
+    return smp(direction, bytes([code]) + label_bytes(label))
+
+
+def smp_identity_address_information(direction: int, address: str):
+    """SMP: Identity Address Information (0x09) len 7: address type public (0x00), address"""
+    return smp(direction, struct.pack("<BB6s", 0x09, 0x00, bdaddr(address)))
+
+
+# --- L2CAP LE signaling for this session ----------------------------------------
+
+def l2cap_credit_based_connection_request(identifier: int = 2):
+    """L2CAP: Credit Based Connection Request (0x17) ident 2 len 12 (btmon: Enhanced Credit
+    Connection Request; Wireshark 4.0 does not know the code): SPSM 0x0027 (EATT), MTU 512,
+    MPS 64, initial credits 10, source CIDs 0x0040 0x0041"""
+    data = struct.pack("<HHHH", SPSM_EATT, EATT_MTU, EATT_MPS, EATT_CREDITS)
+    data += b"".join(struct.pack("<H", cid) for cid in EATT_HOST_CIDS)
+    return le_signaling(SENT, 0x17, identifier, data)
+
+
+def l2cap_credit_based_connection_response(identifier: int = 2):
+    """L2CAP: Credit Based Connection Response (0x18) ident 2 len 12 (btmon: Enhanced Credit
+    Connection Response): MTU 512, MPS 64, initial credits 10, result 0x0000 (all connections
+    successful), destination CIDs 0x0080 0x0081"""
+    data = struct.pack("<HHHH", EATT_MTU, EATT_MPS, EATT_CREDITS, 0x0000)
+    data += b"".join(struct.pack("<H", cid) for cid in EATT_PEER_CIDS)
+    return le_signaling(RECEIVED, 0x18, identifier, data)
+
+
+def l2cap_flow_control_credit_indication(cid: int, credits: int, identifier: int = 3):
+    """L2CAP: Flow Control Credit Indication (0x16) ident 3 len 4 (btmon and Wireshark:
+    LE Flow Control Credit): CID (the sender's receiving CID), credits"""
+    return le_signaling(SENT, 0x16, identifier, struct.pack("<HH", cid, credits))
+
+
+def l2cap_connection_parameter_update_request(interval_min: int, interval_max: int, latency: int,
+                                              timeout: int, identifier: int = 1):
+    """L2CAP: Connection Parameter Update Request (0x12) ident 1 len 8, from the peripheral:
+    interval min/max (×1.25 ms), latency, supervision timeout (×10 ms)"""
+    return le_signaling(RECEIVED, 0x12, identifier,
+                        struct.pack("<HHHH", interval_min, interval_max, latency, timeout))
+
+
+def l2cap_connection_parameter_update_response(identifier: int = 1):
+    """L2CAP: Connection Parameter Update Response (0x13) ident 1 len 2: result 0x0000 (accepted)"""
+    return le_signaling(SENT, 0x13, identifier, struct.pack("<H", 0x0000))
+
+
+def nocp(count: int):
+    """HCI Event: Number of Completed Packets (0x13) plen 5: 1 handle, handle 0x0041, count"""
+    return number_of_completed_packets(count, handle=SECURE_HANDLE)
+
+
+#: Bytes of the stray continuation: a PB=0b01 fragment that follows a complete PDU, so no
+#: L2CAP PDU is being reassembled when it arrives.
+STRAY_CONTINUATION = bytes.fromhex("0badf00d0badf00d")
+
+#: Connection parameters the peripheral asks for: 45-60 ms (0x0024-0x0030), latency 4,
+#: supervision timeout 5 s (0x01f4).  The controller settles on 60 ms.
+UPDATE_MIN, UPDATE_MAX, UPDATE_LATENCY, UPDATE_TIMEOUT = 0x0024, 0x0030, 4, 0x01F4
+
+
+SECURE_SESSION_STEPS = [
+    # 1. Buffer size, extended connection set-up
+    (0,      le_read_buffer_size()),                            # HCI Command: LE Read Buffer Size [v1] (0x08|0x0002)
+    (412,    le_read_buffer_size_complete()),                   # HCI Event: Command Complete (0x0e) LE Read Buffer Size: 27 bytes x 8
+    (2_305,  le_extended_create_connection(SECURE_PEER)),       # HCI Command: LE Extended Create Connection [v1] (0x08|0x0043), 1M
+    (538,    command_status(OP_LE_EXTENDED_CREATE_CONNECTION)), # HCI Event: Command Status (0x0f) LE Extended Create Connection, Success
+    (8_914,  le_enhanced_connection_complete_v2(SECURE_PEER)),  # LE Enhanced Connection Complete [v2] (0x29): handle 0x0041, central
+    # 2. Data length and PHY
+    (1_206,  le_set_data_length(251, 2120)),                    # HCI Command: LE Set Data Length (0x08|0x0022) 251 octets 2120 µs
+    (603,    le_set_data_length_complete()),                    # HCI Event: Command Complete (0x0e) LE Set Data Length, handle 0x0041
+    (3_187,  le_data_length_change(251, 2120)),                 # LE Data Length Change (0x07): TX/RX 251 octets 2120 µs
+    (1_044,  le_set_phy(PHY_2M, PHY_2M)),                       # HCI Command: LE Set PHY (0x08|0x0032) TX 2M RX 2M
+    (497,    command_status(OP_LE_SET_PHY)),                    # HCI Event: Command Status (0x0f) LE Set PHY, Success
+    (4_622,  le_phy_update_complete(PHY_2M, PHY_2M)),           # LE PHY Update Complete (0x0c): TX 2M, RX 2M
+    # 3. ATT MTU on the fixed channel (CID 0x0004)
+    (1_318,  att_fixed(SENT, struct.pack("<BH", 0x02, 247))),   # ATT: Exchange MTU Request (0x02), client RX MTU 247
+    (2_911,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_406,  att_fixed(RECEIVED, struct.pack("<BH", 0x03, 185))),  # ATT: Exchange MTU Response (0x03), server RX MTU 185
+    # 4. SMP, LE Secure Connections, numeric comparison (CID 0x0006)
+    (1_127,  smp_pairing_request()),                            # SMP: Pairing Request (0x01) DisplayYesNo, AuthReq 0x2d, 16, 0x0b/0x0b
+    (2_874,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (4_035,  smp_pairing_response()),                           # SMP: Pairing Response (0x02) DisplayYesNo, AuthReq 0x2d, 16, 0x0b/0x0b
+    (1_563,  acl_fragment(SENT, CENTRAL_PUBLIC_KEY_L2CAP, 0, 27)),
+    #         ACL TX PB=0b00 dlen 27: L2CAP len 65 CID 0x0006, first 23 bytes of SMP: Pairing Public Key (0x0c)
+    (96,     acl_fragment(SENT, CENTRAL_PUBLIC_KEY_L2CAP, 27, 54)),
+    #         ACL TX PB=0b01 dlen 27: continuation, next 27 bytes of the central's public key
+    (88,     acl_fragment(SENT, CENTRAL_PUBLIC_KEY_L2CAP, 54, 69)),
+    #         ACL TX PB=0b01 dlen 15: continuation, last 15 bytes (PDU complete)
+    (3_012,  nocp(3)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 3
+    (5_840,  acl_fragment(RECEIVED, PERIPHERAL_PUBLIC_KEY_L2CAP, 0, 27)),
+    #         ACL RX PB=0b10 dlen 27: L2CAP len 65 CID 0x0006, first 23 bytes of SMP: Pairing Public Key (0x0c)
+    (1_204,  acl_fragment(RECEIVED, PERIPHERAL_PUBLIC_KEY_L2CAP, 27, 54)),
+    #         ACL RX PB=0b01 dlen 27: continuation, next 27 bytes of the peripheral's public key
+    (1_198,  acl_fragment(RECEIVED, PERIPHERAL_PUBLIC_KEY_L2CAP, 54, 69)),
+    #         ACL RX PB=0b01 dlen 15: continuation, last 15 bytes (PDU complete)
+    (6_377,  smp_value(RECEIVED, 0x03, "peripheral confirm")),  # SMP: Pairing Confirm (0x03) from the responder (Cb)
+    (1_085,  smp_value(SENT, 0x04, "central random")),          # SMP: Pairing Random (0x04) from the initiator (Na)
+    (2_960,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_731,  smp_value(RECEIVED, 0x04, "peripheral random")),   # SMP: Pairing Random (0x04) from the responder (Nb)
+    (8_466,  smp_value(SENT, 0x0D, "central dhkey check")),     # SMP: Pairing DHKey Check (0x0d) from the initiator (Ea)
+    (2_893,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (4_108,  smp_value(RECEIVED, 0x0D, "peripheral dhkey check")),  # SMP: Pairing DHKey Check (0x0d) from the responder (Eb)
+    (917,    le_enable_encryption(SECURE_LTK)),                 # HCI Command: LE Enable Encryption (0x08|0x0019), Rand 0, EDIV 0, LTK
+    (455,    command_status(OP_LE_ENABLE_ENCRYPTION)),          # HCI Event: Command Status (0x0f) LE Enable Encryption, Success
+    (7_652,  encryption_change()),                              # HCI Event: Encryption Change (0x08) handle 0x0041, enabled 0x01
+    (3_314,  smp_value(RECEIVED, 0x08, "peripheral IRK")),      # SMP: Identity Information (0x08) from the responder, IRK
+    (1_046,  smp_identity_address_information(RECEIVED, SECURE_PEER)),
+    #         SMP: Identity Address Information (0x09) from the responder: public C0:FF:EE:12:34:56
+    (1_822,  smp_value(SENT, 0x08, "central IRK")),             # SMP: Identity Information (0x08) from the initiator, IRK
+    (104,    smp_identity_address_information(SENT, LOCAL_ADDR)),
+    #         SMP: Identity Address Information (0x09) from the initiator: public 4D:C1:64:29:99:6D
+    (2_977,  nocp(2)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 2
+    # 5. EATT bearers over the enhanced credit based flow control mode (LE signaling, CID 0x0005)
+    (5_201,  l2cap_credit_based_connection_request()),          # L2CAP: Credit Based Connection Request (0x17) SPSM 0x0027, 0x0040 0x0041
+    (2_938,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_870,  l2cap_credit_based_connection_response()),         # L2CAP: Credit Based Connection Response (0x18) result 0, 0x0080 0x0081
+    # 6. ATT over EATT: K-frames, host->peer on CID 0x0080, peer->host on CID 0x0040
+    (1_399,  le_acl(SENT, k_frame(EATT_PEER_CIDS[0], att_pdu(0x0A, SENSOR_LOG_VALUE), 3))),
+    #         ACL TX PB=0b00 dlen 9: K-frame CID 0x0080, SDU length 3, ATT: Read Request (0x0a) handle 0x002a
+    (2_904,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_522,  acl_fragment(RECEIVED, SENSOR_LOG_KFRAME_1, 0, 27)),
+    #         ACL RX PB=0b10 dlen 27: K-frame CID 0x0040 len 64, SDU length 101, first 21 bytes of
+    #         ATT: Read Response (0x0b) (sensor log 00 01 02 ...)
+    (1_172,  acl_fragment(RECEIVED, SENSOR_LOG_KFRAME_1, 27, 68)),
+    #         ACL RX PB=0b01 dlen 41: continuation, the first K-frame's last 41 bytes (SDU bytes 21-61)
+    (1_231,  le_acl(RECEIVED, SENSOR_LOG_KFRAME_2)),
+    #         ACL RX PB=0b10 dlen 43: second K-frame CID 0x0040 len 39, no SDU length, SDU bytes 62-100 (SDU complete)
+    (6_048,  le_acl(RECEIVED, k_frame(EATT_HOST_CIDS[0], att_pdu(0x1B, MEASUREMENT_VALUE, b"\x17\x02\x00\x00"), 7))),
+    #         ACL RX PB=0b10 dlen 13: K-frame CID 0x0040, SDU length 7, ATT: Handle Value Notification (0x1b)
+    #         handle 0x002c, value 17 02 00 00
+    (1_436,  l2cap_flow_control_credit_indication(EATT_HOST_CIDS[0], 3)),
+    #         L2CAP: Flow Control Credit Indication (0x16) CID 0x0040, credits 3 (the three K-frames received)
+    (2_881,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    # 7. Back on the fixed ATT channel (CID 0x0004)
+    (3_163,  att_fixed(SENT, att_pdu(0x12, MEASUREMENT_CCCD, b"\x01\x00"))),
+    #         ATT: Write Request (0x12) handle 0x002d, value 01 00 (notifications on)
+    (2_926,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_614,  att_fixed(RECEIVED, b"\x13")),                     # ATT: Write Response (0x13)
+    (1_508,  att_fixed(SENT, att_pdu(0x52, CONTROL_POINT_VALUE, b"\x01\x0a\x00"))),
+    #         ATT: Write Command (0x52) handle 0x0030, value 01 0a 00
+    (2_947,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (4_381,  att_fixed(RECEIVED, att_pdu(0x1D, ALERT_VALUE, b"\x02\x01"))),
+    #         ATT: Handle Value Indication (0x1d) handle 0x0032, value 02 01
+    (911,    att_fixed(SENT, b"\x1e")),                         # ATT: Handle Value Confirmation (0x1e)
+    (2_955,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (6_204,  acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 0, 27)),
+    #         ACL RX PB=0b10 dlen 27: L2CAP len 200 CID 0x0004, first 23 bytes of ATT: Handle Value
+    #         Notification (0x1b) handle 0x002c, 200-byte PDU > ATT_MTU 185
+    (402,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 27, 54)),    # ACL RX PB=0b01 dlen 27: continuation 2 of 8
+    (398,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 54, 81)),    # ACL RX PB=0b01 dlen 27: continuation 3 of 8
+    (405,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 81, 108)),   # ACL RX PB=0b01 dlen 27: continuation 4 of 8
+    (396,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 108, 135)),  # ACL RX PB=0b01 dlen 27: continuation 5 of 8
+    (401,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 135, 162)),  # ACL RX PB=0b01 dlen 27: continuation 6 of 8
+    (399,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 162, 189)),  # ACL RX PB=0b01 dlen 27: continuation 7 of 8
+    (403,    acl_fragment(RECEIVED, OVERSIZED_NOTIFICATION_L2CAP, 189, 204)),  # ACL RX PB=0b01 dlen 15: last fragment, PDU complete
+    # 8. Hostile input
+    (5_117,  att_fixed(SENT, bytes([0x12, MEASUREMENT_CCCD]))),
+    #         ATT: Write Request (0x12) MALFORMED: 1 parameter byte (handle cut after 0x2d), needs at least 2
+    (2_903,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (3_688,  att_fixed(RECEIVED, struct.pack("<BBHB", 0x01, 0x12, 0x0000, 0x04))),
+    #         ATT: Error Response (0x01): Write Request, handle 0x0000, Invalid PDU (0x04)
+    (2_216,  le_acl(RECEIVED, STRAY_CONTINUATION, continuation=True)),
+    #         ACL RX PB=0b01 dlen 8: continuing fragment with no start (nothing is being reassembled)
+    # 9. Connection parameter update requested by the peripheral
+    (7_340,  l2cap_connection_parameter_update_request(UPDATE_MIN, UPDATE_MAX, UPDATE_LATENCY, UPDATE_TIMEOUT)),
+    #         L2CAP: Connection Parameter Update Request (0x12) ident 1: 45-60 ms, latency 4, timeout 5 s
+    (1_152,  l2cap_connection_parameter_update_response()),     # L2CAP: Connection Parameter Update Response (0x13) ident 1, accepted
+    (374,    le_connection_update(UPDATE_MIN, UPDATE_MAX, UPDATE_LATENCY, UPDATE_TIMEOUT)),
+    #         HCI Command: LE Connection Update (0x08|0x0013) handle 0x0041, 45-60 ms, latency 4, timeout 5 s
+    (481,    command_status(OP_LE_CONNECTION_UPDATE)),          # HCI Event: Command Status (0x0f) LE Connection Update, Success
+    (2_567,  nocp(1)),                                          # HCI Event: Number of Completed Packets, handle 0x0041 count 1
+    (9_086,  le_connection_update_complete(UPDATE_MAX, UPDATE_LATENCY, UPDATE_TIMEOUT)),
+    #         LE Connection Update Complete (0x03): handle 0x0041, interval 60 ms, latency 4, timeout 5 s
+    # 10. Disconnect
+    (8_233,  disconnect(0x13, handle=SECURE_HANDLE)),           # HCI Command: Disconnect (0x01|0x0006) handle 0x0041 reason 0x13
+    (529,    command_status(OP_DISCONNECT)),                    # HCI Event: Command Status (0x0f) Disconnect, Success
+    (9_372,  disconnection_complete(0x16, handle=SECURE_HANDLE)),  # HCI Event: Disconnect Complete (0x05) handle 0x0041 reason 0x16
+]
+
+SECURE_SESSION = build_session(SECURE_SESSION_STEPS, T0_SECURE_US)
 
 
 # ---------------------------------------------------------------------------
@@ -777,11 +1280,16 @@ def main() -> None:
         "not-a-capture.txt": b"This is a plain text file, not a Bluetooth capture.\n",
         "bad-datalink.btsnoop": write_bad_datalink(SESSION),
         "filtered.btsnoop": write_btsnoop_h4(SESSION, truncate_notifications_to=14),
+        "secure-sensor.btsnoop": write_btsnoop_h4(SECURE_SESSION),
+        "secure-sensor.pcap": pcap_file([(r.ts_us, phdr201(r)) for r in SECURE_SESSION],
+                                        DLT_BLUETOOTH_HCI_H4_WITH_PHDR),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)
         print(f"{len(data):6d}  {name}")
     print(f"{len(SESSION)} session records, first {SESSION[0].ts_us} µs, last {SESSION[-1].ts_us} µs (Unix)")
+    print(f"{len(SECURE_SESSION)} secure-sensor records, first {SECURE_SESSION[0].ts_us} µs, "
+          f"last {SECURE_SESSION[-1].ts_us} µs (Unix)")
 
 
 if __name__ == "__main__":
