@@ -429,6 +429,12 @@ import Testing
   //         02 03
   // > HCI Event: Command Complete (0x0e) plen 3
   //       NOP (0x00|0x0000) ncmd 1
+  // > HCI Event: Command Complete (0x0e) plen 4
+  //       NOP (0x00|0x0000) ncmd 1
+  //         Status: Success (0x00)
+  // > HCI Event: Command Complete (0x0e) plen 4
+  //       LE Read Buffer Size (0x08|0x0002) ncmd 1
+  //         Status: Unknown HCI Command (0x01)
   @Test func commandCompleteForOtherCommands() {
     let bdAddr = HCITestDecode.event([0x0E, 0x0A, 0x01, 0x09, 0x10, 0x00, 0x61, 0xA2, 0x67, 0x39, 0x36, 0xD4])
     #expect(bdAddr.error == nil)
@@ -442,6 +448,15 @@ import Testing
     #expect(nop.error == nil)
     #expect(nop.fields.map(\.name) == ["Num_HCI_Command_Packets", "Command_Opcode"])
     #expect(nop.value("Command_Opcode") == .code(0, hexDigits: 4, name: "No Operation"))
+    let nopWithStatus = HCITestDecode.event([0x0E, 0x04, 0x01, 0x00, 0x00, 0x00])
+    #expect(nopWithStatus.error == nil)
+    #expect(nopWithStatus.unparsed == nil)
+    #expect(nopWithStatus.integer("Status") == 0)
+    let failed = HCITestDecode.event([0x0E, 0x04, 0x01, 0x02, 0x20, 0x01])
+    #expect(failed.error == nil)
+    #expect(failed.value("Status") == .code(1, hexDigits: 2, name: "Unknown HCI Command"))
+    let cut = HCITestDecode.event([0x0E, 0x04, 0x01, 0x02, 0x20, 0x00])
+    #expect(cut.error?.offset == 6)
   }
 
   // > HCI Event: Command Complete (0x0e) plen 12

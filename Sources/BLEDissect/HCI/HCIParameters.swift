@@ -55,7 +55,7 @@ public enum HCIParameters {
         return error
       }
       let opcode = UInt16(truncatingIfNeeded: values["Command_Opcode"] ?? 0)
-      return run(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
+      return runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
     case HCIEventCode.leMeta.rawValue:
       let subevent: UInt8
       do {
@@ -76,7 +76,7 @@ public enum HCIParameters {
   public static func returnParameters(
     opcode: UInt16, _ c: inout ByteCursor, into fields: inout [Field]
   ) -> DecodeError? {
-    run(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
+    runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
   }
 
   /// The command parameters a one-line listing shows (`Connection_Handle`, `Reason`).
@@ -142,12 +142,28 @@ public enum HCIParameters {
   private static let raw: [HCIParameter] = [.rest("Parameters")]
 
   /// The return layout of `opcode`'s Command Complete. Commands without a tabled
-  /// return block (name-only, vendor, unknown) show a Status and the rest raw, as
-  /// nearly every return block starts with one; the NOP opcode 0x0000 has none.
+  /// return block (name-only, vendor, unknown, and the NOP opcode 0x0000 some
+  /// controllers send with a status) show a Status and the rest raw, as nearly
+  /// every return block starts with one.
   private static func returnLayout(_ opcode: UInt16, empty: Bool) -> [HCIParameter] {
     if let returns = HCICommandTable.byOpcode[opcode]?.returnParameters { return returns }
-    if opcode == 0 || empty { return [] }
-    return [.status, .rest("Return_Parameters")]
+    return empty ? [] : [.status, .rest("Return_Parameters")]
+  }
+
+  /// Runs a return layout. A failed command may answer with its Status alone
+  /// (controllers do, for unknown or disallowed commands): that is complete, not
+  /// truncated.
+  private static func runReturn(
+    _ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]
+  ) -> DecodeError? {
+    let before = fields.count
+    let error = run(layout, &c, &fields)
+    if error != nil, c.isAtEnd, fields.count == before + 1, let status = fields.last,
+      status.name == "Status", status.value.integer != 0
+    {
+      return nil
+    }
+    return error
   }
 
   private static func run(_ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]) -> DecodeError? {
