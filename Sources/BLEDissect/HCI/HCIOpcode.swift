@@ -1,0 +1,44 @@
+/// An HCI command opcode (Core 6.0, Vol 4, Part E, 5.4.1): OGF in the top 6 bits,
+/// OCF in the low 10. Unknown values survive as they are.
+///
+///     15        10 9                   0
+///     +-----------+---------------------+
+///     |    OGF    |         OCF         |
+///     +-----------+---------------------+
+public struct HCIOpcode: RawRepresentable, Hashable, Sendable {
+  public var rawValue: UInt16
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+  public init(ogf: UInt8, ocf: UInt16) {
+    rawValue = UInt16(ogf & 0x3F) << 10 | ocf & 0x03FF
+  }
+
+  /// Opcode Group Field: 0x01 Link Control, 0x02 Link Policy, 0x03 Controller &
+  /// Baseband, 0x04 Informational, 0x05 Status, 0x06 Testing, 0x08 LE Controller,
+  /// 0x3F vendor specific.
+  public var ogf: UInt8 { UInt8(rawValue >> 10) }
+  /// Opcode Command Field.
+  public var ocf: UInt16 { rawValue & 0x03FF }
+
+  /// Disconnect
+  public static let disconnect = Self(rawValue: 0x0406)
+  /// Reset
+  public static let reset = Self(rawValue: 0x0C03)
+  /// LE Create Connection
+  public static let leCreateConnection = Self(rawValue: 0x200D)
+  /// LE Create Connection Cancel
+  public static let leCreateConnectionCancel = Self(rawValue: 0x200E)
+  /// LE Extended Create Connection [v1]
+  public static let leExtendedCreateConnectionV1 = Self(rawValue: 0x2043)
+  /// LE Extended Create Connection [v2]
+  public static let leExtendedCreateConnectionV2 = Self(rawValue: 0x2085)
+
+  /// The spec's name: `LE Set Scan Enable`, `Vendor (0xfc0c)`, `Unknown (0x2099)`.
+  /// Known names are stored strings, so this is cheap on the hot path.
+  public var name: String {
+    if let name = HCICommandTable.names[rawValue] { return name }
+    if rawValue == 0 { return "No Operation" }
+    if ogf == 0x3F { return "Vendor (0x" + hex(rawValue) + ")" }
+    return "Unknown (0x" + hex(rawValue) + ")"
+  }
+}

@@ -1,0 +1,181 @@
+/// Decodes the parameters of HCI commands and events into field trees, from the
+/// layouts in the command and event tables (Core 6.0, Vol 4, Part E, 7).
+///
+/// Decoding goes as far as the bytes go and never throws: a block cut inside a
+/// parameter keeps the fields read before it and returns the `DecodeError`
+/// (`hci.parameters.truncated`); octets left after the layout become a trailing
+/// `Unparsed` field (`hci.parameters.extra`).
+public enum HCIParameters {
+  /// Every diagnostic id this decoder's results map to, with what it means.
+  public static let diagnosticIDs: [(id: String, meaning: String)] = [
+    ("hci.parameters.truncated", "an HCI command's or event's parameters end inside a parameter"),
+    ("hci.parameters.extra", "an HCI command or event carries octets after the parameters the spec defines"),
+  ]
+
+  /// The name of the trailing field that holds octets the layout does not cover.
+  public static let unparsedFieldName = "Unparsed"
+
+  /// Every command row (name, layouts, summaries), in table order.
+  public static var commands: [HCICommandRow] { HCICommandTable.rows }
+  /// Every event row, LE Meta and Vendor Specific included.
+  public static var events: [HCIEventRow] { HCIEventTable.events }
+  /// Every LE Meta subevent row.
+  public static var leSubevents: [HCIEventRow] { HCIEventTable.leSubevents }
+
+  /// The row of a command, nil for vendor and unknown opcodes.
+  public static func commandRow(_ opcode: UInt16) -> HCICommandRow? { HCICommandTable.byOpcode[opcode] }
+  /// The row of an event, nil for unknown codes.
+  public static func eventRow(_ code: UInt8) -> HCIEventRow? { HCIEventTable.eventsByCode[code] }
+  /// The row of an LE Meta subevent, nil for unknown codes.
+  public static func subeventRow(_ code: UInt8) -> HCIEventRow? { HCIEventTable.subeventsByCode[code] }
+
+  /// Decodes a command's parameters; the cursor is at the first parameter (after
+  /// opcode and length). Unknown, vendor and name-only commands give one
+  /// `Parameters` field with the raw octets.
+  public static func command(opcode: UInt16, _ c: inout ByteCursor, into fields: inout [Field]) -> DecodeError? {
+    run(HCICommandTable.byOpcode[opcode]?.parameters ?? raw, &c, &fields)
+  }
+
+  /// Decodes an event's parameters; the cursor is at the first parameter (after
+  /// event code and length).
+  ///
+  /// - Command Complete: Num_HCI_Command_Packets, Command_Opcode (with the
+  ///   command's name), then the return parameters of that command.
+  /// - Command Status: Status, Num_HCI_Command_Packets, Command_Opcode.
+  /// - LE Meta: Subevent_Code (with its name), then the subevent's parameters.
+  /// - Vendor Specific and unknown events: one `Parameters` field, raw.
+  public static func event(code: UInt8, _ c: inout ByteCursor, into fields: inout [Field]) -> DecodeError? {
+    var values: [String: UInt64] = [:]
+    switch code {
+    case HCIEventCode.commandComplete.rawValue:
+      do {
+        try HCIParameter.decode(
+          [.uint8("Num_HCI_Command_Packets"), .opcode("Command_Opcode")], &c, into: &fields, values: &values)
+      } catch {
+        return error
+      }
+      let opcode = UInt16(truncatingIfNeeded: values["Command_Opcode"] ?? 0)
+      return runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
+    case HCIEventCode.leMeta.rawValue:
+      let subevent: UInt8
+      do {
+        subevent = try c.readUInt8()
+      } catch {
+        return error
+      }
+      let name = LESubeventCode(rawValue: subevent).name
+      fields.append(Field("Subevent_Code", .code(UInt64(subevent), hexDigits: 2, name: name)))
+      return run(HCIEventTable.subeventsByCode[subevent]?.parameters ?? raw, &c, &fields)
+    default:
+      return run(HCIEventTable.eventsByCode[code]?.parameters ?? raw, &c, &fields)
+    }
+  }
+
+  /// Decodes the return parameters a Command Complete carries for `opcode`; the
+  /// cursor is at the first return parameter.
+  public static func returnParameters(
+    opcode: UInt16, _ c: inout ByteCursor, into fields: inout [Field]
+  ) -> DecodeError? {
+    runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
+  }
+
+  /// The command parameters a one-line listing shows (`Connection_Handle`, `Reason`).
+  public static func summary(commandOpcode: UInt16) -> [String] {
+    HCICommandTable.byOpcode[commandOpcode]?.summary ?? []
+  }
+
+  /// The event parameters a one-line listing shows. For LE Meta with a subevent,
+  /// the subevent's; for Command Complete, `Command_Opcode` (add
+  /// `summary(returnParametersOf:)` for the answered command's).
+  public static func summary(event: UInt8, subevent: UInt8?) -> [String] {
+    if event == HCIEventCode.leMeta.rawValue, let subevent {
+      return HCIEventTable.subeventsByCode[subevent]?.summary ?? ["Subevent_Code"]
+    }
+    return HCIEventTable.eventsByCode[event]?.summary ?? []
+  }
+
+  /// The return parameters of `opcode` a Command Complete line shows (`Status`,
+  /// `BD_ADDR`…).
+  public static func summary(returnParametersOf opcode: UInt16) -> [String] {
+    HCICommandTable.byOpcode[opcode]?.returnSummary ?? ["Status"]
+  }
+
+  /// Whether the event's parameters (a subevent's, after Subevent_Code) start with
+  /// a `Status`, as the tables say; for Command Complete, whether the answered
+  /// command's return parameters do. Built once from the tables.
+  public static func hasLeadingStatus(event: UInt8, subevent: UInt8?) -> Bool {
+    if event == HCIEventCode.leMeta.rawValue {
+      return subevent.map { subeventsWithStatus.contains($0) } ?? false
+    }
+    return eventsWithStatus.contains(event)
+  }
+
+  private static let eventsWithStatus: Set<UInt8> = Set(
+    HCIEventTable.events.filter { $0.parameters?.first?.name == "Status" }.map(\.code))
+  private static let subeventsWithStatus: Set<UInt8> = Set(
+    HCIEventTable.leSubevents.filter { $0.parameters?.first?.name == "Status" }.map(\.code))
+
+  /// The diagnostics a decode result calls for: the error, and an `Unparsed` field
+  /// at the top level of `fields`.
+  public static func diagnostics(error: DecodeError?, fields: [Field]) -> [Diagnostic] {
+    var diagnostics: [Diagnostic] = []
+    if let error {
+      let message: String
+      switch error.kind {
+      case .truncated(let needed, let available):
+        message = "parameters end at offset \(error.offset) with \(available) of \(needed) octets of a parameter"
+      case .invalid(let why):
+        message = "parameters: \(why) at offset \(error.offset)"
+      }
+      diagnostics.append(Diagnostic(id: "hci.parameters.truncated", severity: .warning, message))
+    }
+    if let unparsed = fields.last, unparsed.name == unparsedFieldName, case .bytes(let octets) = unparsed.value {
+      diagnostics.append(
+        Diagnostic(
+          id: "hci.parameters.extra", severity: .warning, "\(octets.count) octets after the defined parameters"))
+    }
+    return diagnostics
+  }
+
+  // MARK: - Internals
+
+  private static let raw: [HCIParameter] = [.rest("Parameters")]
+
+  /// The return layout of `opcode`'s Command Complete. Commands without a tabled
+  /// return block (name-only, vendor, unknown, and the NOP opcode 0x0000 some
+  /// controllers send with a status) show a Status and the rest raw, as nearly
+  /// every return block starts with one.
+  private static func returnLayout(_ opcode: UInt16, empty: Bool) -> [HCIParameter] {
+    if let returns = HCICommandTable.byOpcode[opcode]?.returnParameters { return returns }
+    return empty ? [] : [.status, .rest("Return_Parameters")]
+  }
+
+  /// Runs a return layout. A failed command may answer with its Status alone
+  /// (controllers do, for unknown or disallowed commands): that is complete, not
+  /// truncated.
+  private static func runReturn(
+    _ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]
+  ) -> DecodeError? {
+    let before = fields.count
+    let error = run(layout, &c, &fields)
+    if error != nil, c.isAtEnd, fields.count == before + 1, let status = fields.last,
+      status.name == "Status", status.value.integer != 0
+    {
+      return nil
+    }
+    return error
+  }
+
+  private static func run(_ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]) -> DecodeError? {
+    var values: [String: UInt64] = [:]
+    do {
+      try HCIParameter.decode(layout, &c, into: &fields, values: &values)
+    } catch {
+      return error
+    }
+    if !c.isAtEnd {
+      fields.append(Field(unparsedFieldName, .bytes(c.readRemainingBytes())))
+    }
+    return nil
+  }
+}
