@@ -15,11 +15,23 @@ public struct Diagnostic: Hashable, Sendable {
     self.message = message
   }
 
-  /// Every diagnostic id the decoders emit, with what it means (for README and tests).
-  public static let catalog: [(id: String, meaning: String)] = [
+  /// Every diagnostic id bleanalyze emits, with what it means (for README and tests).
+  public static let catalog: [(id: String, meaning: String)] =
+    base + HCIParameters.diagnosticIDs + ACLReassembler.diagnosticIDs + L2CAPSignalingPDU.diagnosticIDs
+    + SDUReassembler.diagnosticIDs
+    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + analysis
+
+  /// Ids of the record framing and HCI headers.
+  static let base: [(id: String, meaning: String)] = [
     ("capture.cut", "the capture source kept fewer bytes than the packet had (Android filtered log, btsnooz, snaplen)"),
     ("hci.truncated", "an HCI packet ends inside its header or a field"),
     ("acl.truncated", "an ACL packet ends inside its header"),
     ("hci.length.mismatch", "an HCI header's length field disagrees with the packet's size before any cut"),
+    ("l2cap.truncated", "an L2CAP PDU ends inside its basic header"),
+  ]
+
+  /// Ids that BLEAnalysis emits, from what it follows across records.
+  static let analysis: [(id: String, meaning: String)] = [
+    ("att.mtu.exceeded", "an ATT PDU on the fixed channel is larger than the ATT_MTU the two sides agreed on")
   ]
 }

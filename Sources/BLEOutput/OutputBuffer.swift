@@ -41,6 +41,10 @@ public struct OutputBuffer: ~Copyable {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
+  public mutating func append(contentsOf raw: UnsafeRawBufferPointer) {
+    bytes.append(contentsOf: raw)
+  }
+
   public mutating func append(_ text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }

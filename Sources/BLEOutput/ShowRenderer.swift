@@ -6,17 +6,18 @@ import BLEDissect
 public protocol ShowRenderer {
   /// `file` is set when several captures are shown, to tell their records apart.
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer)
-  mutating func render(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer)
+  /// `start` is the time of the capture's first record (shown or not).
+  mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer)
   mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer)
   mutating func finish(into out: inout OutputBuffer)
 }
 
-/// A renderer for `format`.
-public func makeShowRenderer(_ format: RenderFormat) -> any ShowRenderer {
+/// A renderer for `format`; `verbose` adds the field tree of every record (`-v`).
+public func makeShowRenderer(_ format: RenderFormat, verbose: Bool = false) -> any ShowRenderer {
   switch format {
-  case .text: TextShowRenderer()
-  case .ndjson: JSONShowRenderer(document: false)
-  case .json: JSONShowRenderer(document: true)
+  case .text: TextShowRenderer(verbose: verbose)
+  case .ndjson: JSONShowRenderer(document: false, verbose: verbose)
+  case .json: JSONShowRenderer(document: true, verbose: verbose)
   }
 }
 
@@ -24,12 +25,14 @@ public func makeShowRenderer(_ format: RenderFormat) -> any ShowRenderer {
 /// objects: `{"schema_version":1,"captures":[{"file","format","records":[…]}]}`.
 struct JSONShowRenderer: ShowRenderer {
   let document: Bool
+  let verbose: Bool
   private var file: String?
   private var capturesWritten = 0
   private var recordsWritten = 0
 
-  init(document: Bool) {
+  init(document: Bool, verbose: Bool) {
     self.document = document
+    self.verbose = verbose
   }
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
@@ -49,10 +52,10 @@ struct JSONShowRenderer: ShowRenderer {
     capturesWritten += 1
   }
 
-  mutating func render(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
+  mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
     if document && recordsWritten > 0 { out.append(",") }
     recordsWritten += 1
-    JSONRecord.append(record, decoded, file: file, into: &out)
+    JSONRecord.append(record, analyzed, file: file, verbose: verbose, into: &out)
     if !document { out.append(0x0A) }
   }
 
@@ -84,7 +87,10 @@ struct JSONShowRenderer: ShowRenderer {
 
 /// The data-contract object of one record (DESIGN.md, `show --format ndjson`).
 enum JSONRecord {
-  static func append(_ record: Record, _ decoded: DecodedRecord, file: String?, into out: inout OutputBuffer) {
+  static func append(
+    _ record: Record, _ analyzed: AnalyzedRecord, file: String?, verbose: Bool, into out: inout OutputBuffer
+  ) {
+    let decoded = analyzed.decoded
     out.append("{\"frame\":")
     out.appendDecimal(record.frame)
     if let file {
@@ -115,6 +121,34 @@ enum JSONRecord {
       out.appendDecimal(Int(acl.pb))
       out.append(",\"length\":")
       out.appendDecimal(Int(acl.length))
+      out.append("}")
+    }
+    if let l2cap = decoded.l2cap { appendL2CAP(l2cap, decoded.signaling, into: &out) }
+    if let att = decoded.att { decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, into: &out) } }
+    if let smp = decoded.smp {
+      out.append(",\"smp\":{\"code\":")
+      out.appendDecimal(Int(smp.code.rawValue))
+      out.append(",\"name\":")
+      out.appendJSONString(smp.code.name)
+      if let method = analyzed.pairingMethod {
+        out.append(",\"method\":")
+        out.appendJSONString(method.name)
+      }
+      out.append("}")
+    }
+    if let conn = analyzed.conn {
+      out.append(",\"conn\":{\"id\":")
+      out.appendDecimal(conn.id)
+      out.append(",\"handle\":")
+      out.appendDecimal(Int(conn.handle))
+      out.append(",\"peer\":")
+      if let peer = conn.peer {
+        out.append(UInt8(ascii: "\""))
+        out.appendAddress(peer)
+        out.append(UInt8(ascii: "\""))
+      } else {
+        out.append("null")
+      }
       out.append("}")
     }
     if let monitor = decoded.monitor {
@@ -149,6 +183,66 @@ enum JSONRecord {
         out.append("}")
       }
       out.append("]")
+    }
+    if verbose {
+      out.append(",\"fields\":")
+      out.appendFieldTreeJSON(decoded.fields(record))
+    }
+    out.append("}")
+  }
+
+  private static func appendL2CAP(_ l2cap: L2CAPLayer, _ signaling: L2CAPSignalingPDU?, into out: inout OutputBuffer) {
+    out.append(",\"l2cap\":{\"cid\":")
+    out.appendDecimal(Int(l2cap.cid))
+    out.append(",\"length\":")
+    out.appendDecimal(Int(l2cap.length))
+    appendField(",\"psm\":", l2cap.psm, into: &out)
+    appendField(",\"sdu_length\":", l2cap.sduLength, into: &out)
+    if l2cap.fragments > 1 { appendField(",\"fragments\":", l2cap.fragments, into: &out) }
+    if let signaling {
+      out.append(",\"signaling\":{\"code\":")
+      out.appendDecimal(Int(signaling.code.rawValue))
+      out.append(",\"name\":")
+      out.appendJSONString(signaling.code.name)
+      out.append(",\"identifier\":")
+      out.appendDecimal(Int(signaling.identifier))
+      out.append("}")
+    }
+    out.append("}")
+  }
+
+  private static func appendATT(
+    _ att: ATTPDU, _ analyzed: AnalyzedRecord, _ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer
+  ) {
+    out.append(",\"att\":{\"opcode\":")
+    out.appendDecimal(Int(att.opcode.rawValue))
+    out.append(",\"name\":")
+    out.appendJSONString(att.opcode.name)
+    appendField(",\"handle\":", analyzed.attHandle, into: &out)
+    switch att.parameters {
+    case .handleRange(let start, let end), .readByType(let start, let end, _),
+      .findByTypeValue(let start, let end, _, _):
+      appendField(",\"start_handle\":", start, into: &out)
+      appendField(",\"end_handle\":", end, into: &out)
+    default: break
+    }
+    if let value = att.value {
+      let end = min(bytes.count, value.start + value.count)
+      out.append(",\"value\":\"")
+      out.appendHexBytes(bytes[min(value.start, end)..<end])
+      out.append("\"")
+    }
+    if let error = att.error {
+      appendField(",\"error\":", error.rawValue, into: &out)
+      out.append(",\"error_name\":")
+      out.appendJSONString(error.name)
+      appendField(",\"request_opcode\":", att.requestOpcode?.rawValue, into: &out)
+    }
+    appendField(",\"rx_mtu\":", att.mtu, into: &out)
+    if let exchange = analyzed.exchange {
+      appendField(",\"request_frame\":", exchange.requestFrame, into: &out)
+      out.append(",\"latency_ms\":")
+      out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
     }
     out.append("}")
   }

@@ -7,10 +7,13 @@ import BLEDissect
 ///       frame      time (s)  dir  adapter  type         detail
 ///           1      0.000000  tx   -        command      opcode 0x0c03
 struct TextShowRenderer: ShowRenderer {
-  private var start: Timestamp?
+  let verbose: Bool
+
+  init(verbose: Bool) {
+    self.verbose = verbose
+  }
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
-    start = nil
     out.append("# ")
     out.append(path)
     out.append(": ")
@@ -18,14 +21,14 @@ struct TextShowRenderer: ShowRenderer {
     out.append("\n  frame      time (s)  dir  adapter  type         detail\n")
   }
 
-  mutating func render(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
-    if start == nil { start = record.timestamp }
+  mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
+    let decoded = analyzed.decoded
     var mark = out.count
     out.appendDecimal(record.frame)
     out.padLeft(from: mark, width: 7)
     out.append("  ")
     mark = out.count
-    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start!.unixMicroseconds, into: &out)
+    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start.unixMicroseconds, into: &out)
     out.padLeft(from: mark, width: 12)
     out.append("  ")
     switch record.direction {
@@ -47,7 +50,7 @@ struct TextShowRenderer: ShowRenderer {
     out.append(decoded.typeName)
     out.padRight(from: mark, width: 11)
     out.append("  ")
-    appendDetail(record, decoded, into: &out)
+    RecordLine.appendDetail(record, analyzed, into: &out)
     if record.isCutBySource {
       out.append("  [cut by capture source: ")
       out.appendDecimal(record.bytes.count)
@@ -62,46 +65,8 @@ struct TextShowRenderer: ShowRenderer {
       out.append(diagnostic.message)
     }
     out.append(0x0A)
-  }
-
-  private func appendDetail(_ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer) {
-    if let hci = decoded.hci {
-      if let event = hci.event {
-        out.append("event ")
-        out.appendHex(UInt64(event), width: 2)
-        if let subevent = hci.subevent {
-          out.append(" subevent ")
-          out.appendHex(UInt64(subevent), width: 2)
-        }
-      }
-      if let opcode = hci.opcode {
-        out.append(hci.event == nil ? "opcode " : " opcode ")
-        out.appendHex(UInt64(opcode), width: 4)
-      }
-      if let status = hci.status {
-        out.append(" status ")
-        out.appendHex(UInt64(status), width: 2)
-      }
-      if let acl = decoded.acl {
-        out.append("handle ")
-        out.appendHex(UInt64(acl.handle), width: 4)
-        out.append(" pb ")
-        out.appendDecimal(Int(acl.pb))
-        out.append(" length ")
-        out.appendDecimal(Int(acl.length))
-      } else if let handle = hci.handle {
-        out.append("handle ")
-        out.appendHex(UInt64(handle), width: 4)
-      }
-    } else if let linkType = decoded.linkLayer {
-      out.append("link type ")
-      out.appendDecimal(Int(linkType.rawValue))
-      out.append(", ")
-      out.appendDecimal(record.bytes.count)
-      out.append(" bytes")
-    } else {
-      out.appendDecimal(record.bytes.count)
-      out.append(" bytes")
+    if verbose {
+      out.appendFieldTree(decoded.fields(record), indent: 11)
     }
   }
 

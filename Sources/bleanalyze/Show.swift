@@ -8,10 +8,16 @@ extension RenderFormat: ExpressibleByArgument {}
 
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "One line per record, decoded.",
+    abstract: "One line per record, decoded down to ATT and SMP.",
     discussion: """
-      text: aligned columns and a summary line per capture. ndjson: one object per record \
-      (frame, ts, dir, adapter, hci…), flushed as it goes. json: one document.
+      text: aligned columns and a summary line per capture; -v adds each record's field tree. \
+      ndjson: one object per record (frame, ts, dir, adapter, hci, acl, l2cap, att, smp, conn, \
+      diagnostics), flushed as it goes. json: one document.
+
+      --filter keeps the records an expression matches, over the data-contract field names: \
+      ==, !=, <, <=, >, >=, contains; and, or, not, parentheses; a bare field tests presence. \
+      Examples: 'att.opcode == 0x1b and conn.peer == D4:36:39:67:A2:61', 'smp or att.error', \
+      'diagnostics.id contains "mtu"'. Fields: \(RecordFilter.catalog.names.joined(separator: ", ")).
       """
   )
 
@@ -21,10 +27,37 @@ struct Show: ParsableCommand {
   @Option(help: "Output format: text, json or ndjson.")
   var format: RenderFormat = .text
 
+  @Flag(name: .shortAndLong, help: "Print every record's decoded field tree.")
+  var verbose = false
+
+  @Option(help: "Keep only the records this expression matches (see below).")
+  var filter: String?
+
+  @Option(
+    name: .customShort("w"),
+    help: ArgumentHelp(
+      "Also write the matching records (with every fragment of a matching PDU) to this file.",
+      discussion: "The format comes from the extension: .pcap, .pcapng, .btsnoop.", valueName: "out"))
+  var write: String?
+
+  func validate() throws {
+    if let write, OutputFormat(fileName: write) == nil {
+      throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
+    }
+  }
+
   mutating func run() throws {
+    var compiled: Filter<FilterInput>?
+    if let filter {
+      do {
+        compiled = try RecordFilter.compile(filter)
+      } catch {
+        throw ValidationError("bad --filter expression, \(error)")
+      }
+    }
     var out = OutputBuffer()
-    var renderer = makeShowRenderer(format)
-    let decoder = RecordDecoder()
+    var renderer = makeShowRenderer(format, verbose: verbose)
+    var output: MatchWriter?
     var worst: Int32 = 0
     for path in files {
       let source: any RecordSource
@@ -37,14 +70,31 @@ struct Show: ParsableCommand {
         worst = max(worst, ExitStatus.unreadable)
         continue
       }
+      if let write, output == nil {
+        do {
+          output = MatchWriter(
+            try CaptureWriters.open(
+              write, format: OutputFormat(fileName: write)!, family: source.family, resolution: source.resolution))
+        } catch {
+          throw Failure(error)
+        }
+      }
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
+      var decoder = RecordDecoder()
+      var tracker = LinkTracker()
       var progress = ProgressMeter(label: path, stdoutIsOutput: true)
       while let record = source.next() {
-        let decoded = decoder.decode(record)
-        summary.add(record, decoded)
-        renderer.render(record, decoded, into: &out)
+        let analyzed = tracker.analyze(record, decoder.decode(record))
+        summary.add(record, analyzed.decoded)
+        let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
+        if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &out) }
+        do {
+          try output?.add(record, analyzed.decoded, matches: matches)
+        } catch {
+          throw Failure(error)
+        }
         guard out.flush() else { throw ExitCode.success }
         progress.update(records: summary.records, done: source.progress.done, total: source.progress.total)
       }
@@ -59,6 +109,14 @@ struct Show: ParsableCommand {
     }
     renderer.finish(into: &out)
     out.flush(force: true)
+    if let output, let write {
+      do {
+        try output.close()
+      } catch {
+        throw Failure(error)
+      }
+      report("wrote \(output.written) records to \(write) (\(output.formatDescription))")
+    }
     if worst != 0 { throw ExitCode(worst) }
   }
 }

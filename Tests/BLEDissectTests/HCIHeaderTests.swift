@@ -52,7 +52,7 @@ struct HCIHeaderFixture: CustomTestStringConvertible, Sendable {
     .init(
       name: "ACL continuation", type: 0x02, bytes: [0x40, 0x10, 0x02, 0x00, 0xAA, 0xBB],
       expected: .init(type: .acl, handle: 0x40),
-      acl: ACLLayer(handle: 0x40, pb: 1, bc: 0, length: 2)),
+      acl: ACLLayer(handle: 0x40, pb: 1, bc: 0, length: 2), diagnostics: ["acl.continuation.unexpected"]),
     // > SCO Data RX: Handle 3 dlen 2
     .init(
       name: "SCO", type: 0x03, bytes: [0x03, 0x00, 0x02, 0xAA, 0xBB],
@@ -115,7 +115,8 @@ struct HCIHeaderFixture: CustomTestStringConvertible, Sendable {
       let record = Record(
         frame: 1, timestamp: Timestamp(unixMicroseconds: 0), direction: .received, adapter: nil, kind: kind,
         bytes: buffer, originalLength: originalLength ?? bytes.count, fileOffset: 0)
-      return RecordDecoder().decode(record)
+      var decoder = RecordDecoder()
+      return decoder.decode(record)
     }
   }
 }

@@ -34,8 +34,8 @@ extension L2CAPChannelTable {
     // Both sides chose 0x0040: the direction tells the endpoints apart.
     let toPeer = table.channel(.sent, 0x40)
     let fromPeer = table.channel(.received, 0x40)
-    #expect(toPeer == L2CAPChannel(psm: 0x80, mode: .leCreditBased, mtu: 256, mps: 100))
-    #expect(fromPeer == L2CAPChannel(psm: 0x80, mode: .leCreditBased, mtu: 512, mps: 247))
+    #expect(toPeer == L2CAPChannel(psm: 0x80, mode: .leCreditBased, mtu: 256, mps: 100, peerCID: 0x40))
+    #expect(fromPeer == L2CAPChannel(psm: 0x80, mode: .leCreditBased, mtu: 512, mps: 247, peerCID: 0x40))
     #expect(toPeer?.carriesATT == false)
     #expect(table.channel(.sent, 0x41) == nil)
     #expect(table.channel(.sent, 0x40, handle: 0x41) == nil)
@@ -85,8 +85,8 @@ extension L2CAPChannelTable {
     // The peer's packets to us carry our CID 0x44; ours to it carry its 0x40.
     let fromPeer = table.channel(.received, 0x44)
     let toPeer = table.channel(.sent, 0x40)
-    #expect(fromPeer == L2CAPChannel(psm: 0x27, mode: .enhancedCreditBased, mtu: 517, mps: 251))
-    #expect(toPeer == L2CAPChannel(psm: 0x27, mode: .enhancedCreditBased, mtu: 64, mps: 64))
+    #expect(fromPeer == L2CAPChannel(psm: 0x27, mode: .enhancedCreditBased, mtu: 517, mps: 251, peerCID: 0x40))
+    #expect(toPeer == L2CAPChannel(psm: 0x27, mode: .enhancedCreditBased, mtu: 64, mps: 64, peerCID: 0x44))
     #expect(fromPeer?.carriesATT == true)
     #expect(table.channel(.sent, 0x41) == nil)
     #expect(table.count == 2)
@@ -115,7 +115,7 @@ extension L2CAPChannelTable {
     #expect(table.count == 0)
     // > Connection Response ident 2: Destination CID 0x0050, Source CID 0x0040, success
     table.observe([0x03, 0x02, 0x08, 0x00, 0x50, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00], direction: .received)
-    #expect(table.channel(.sent, 0x50) == L2CAPChannel(psm: 0x1F, mode: .basic))
+    #expect(table.channel(.sent, 0x50) == L2CAPChannel(psm: 0x1F, mode: .basic, peerCID: 0x40))
     #expect(table.channel(.received, 0x40)?.carriesATT == true)
   }
 

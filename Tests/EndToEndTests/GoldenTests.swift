@@ -29,6 +29,15 @@ struct GoldenTests {
     #expect((captures.first?["records"] as? [Any])?.count == 53)
   }
 
+  @Test("show, show -v and ndjson on secure-sensor.btsnoop (pairing, EATT, fragments, malformed)")
+  func secureSensor() {
+    checkGolden(["show", "Samples/secure-sensor.btsnoop"], golden: "show-secure-sensor.txt")
+    checkGolden(["show", "-v", "Samples/secure-sensor.btsnoop"], golden: "show-v-secure-sensor.txt")
+    let stdout = checkGolden(
+      ["show", "--format", "ndjson", "Samples/secure-sensor.btsnoop"], golden: "show-secure-sensor.ndjson")
+    #expect(recordLines(stdout).count == 79)
+  }
+
   @Test("bleanalyze FILE is bleanalyze show FILE")
   func defaultSubcommand() {
     let implicit = run(["Samples/hr-sensor.btsnoop"])

@@ -57,7 +57,7 @@ public enum ATTParameters: Hashable, Sendable {
 extension ATTParameters {
   /// Find Information Response: the size of one entry for `format`, nil for a
   /// reserved format.
-  static func findInformationEntrySize(format: UInt8) -> Int? {
+  public static func findInformationEntrySize(format: UInt8) -> Int? {
     switch format {
     case 0x01: 4
     case 0x02: 18

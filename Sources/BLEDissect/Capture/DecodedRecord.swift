@@ -10,48 +10,21 @@ public struct DecodedRecord: Sendable {
   public var packetLogger: UInt8?
   /// An air sniffer packet (decoded in a later layer).
   public var linkLayer: LinkType?
+  /// The L2CAP PDU this record completes (absent for fragments that do not).
+  public var l2cap: L2CAPLayer?
+  /// The first signaling command of a signaling channel PDU.
+  public var signaling: L2CAPSignalingPDU?
+  public var att: ATTPDU?
+  public var smp: SMPPDU?
+  /// The L2CAP PDU or SDU put together from several fragments. When it is set, the
+  /// byte ranges of `l2cap`, `signaling`, `att` and `smp` index it; otherwise they
+  /// index the record's bytes.
+  public var reassembled: [UInt8]?
+  /// Whether the record is a fragment of a PDU that spans several records.
+  public var reassembly: ReassemblyRole = .whole
   public var diagnostics: [Diagnostic] = []
 
   public init() {}
-}
-
-/// Decodes records. Each record is an error boundary: a decode error becomes a
-/// diagnostic and whatever was decoded before it is kept.
-public struct RecordDecoder {
-  public init() {}
-
-  public func decode(_ record: Record) -> DecodedRecord {
-    var decoded = DecodedRecord()
-    if record.isCutBySource {
-      decoded.diagnostics.append(
-        Diagnostic(
-          id: "capture.cut", severity: .info,
-          "record cut by the capture source: \(record.bytes.count) of \(record.originalLength) bytes kept"))
-    }
-    switch record.kind {
-    case .hci(let rawType):
-      let type = HCIPacketType(rawValue: rawType)
-      decoded.hci = HCILayer(type: type)
-      do throws(DecodeError) {
-        var c = ByteCursor(record.bytes.span.bytes, layer: type == .acl ? .acl : .hci)
-        decoded.hci = try HCILayer.parse(
-          type: type, &c, cut: record.originalLength - record.bytes.count, acl: &decoded.acl,
-          diagnostics: &decoded.diagnostics)
-      } catch {
-        // A record cut by its source ends early by design; that is not malformed.
-        if !record.isCutBySource {
-          decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
-        }
-      }
-    case .monitor(let opcode): decoded.monitor = opcode
-    case .packetLogger(let type): decoded.packetLogger = type
-    case .linkLayer(let type): decoded.linkLayer = type
-    case .unframed:
-      decoded.diagnostics.append(
-        Diagnostic(id: "hci.truncated", severity: .warning, "record too short to hold its packet type"))
-    }
-    return decoded
-  }
 }
 
 extension DecodedRecord {
@@ -64,4 +37,50 @@ extension DecodedRecord {
     if linkLayer != nil { return "ll" }
     return "unframed"
   }
+}
+
+extension DecodedRecord {
+  /// The bytes the upper layers' ranges index: the reassembled PDU, or the record.
+  public func withPayloadBytes<T>(_ record: Record, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    if let reassembled { return reassembled.withUnsafeBytes(body) }
+    return body(UnsafeRawBufferPointer(record.bytes))
+  }
+}
+
+/// Which records make up one PDU: every fragment of a reassembled PDU (or of a
+/// credit-based SDU) is in the same group, so `-w` can write them all.
+public struct ReassemblyGroup: Hashable, Sendable {
+  public var key: ACLKey
+  public var cid: UInt16
+}
+
+public enum ReassemblyRole: Hashable, Sendable {
+  /// The record holds a whole PDU, or belongs to none.
+  case whole
+  /// The record starts a PDU that later records continue.
+  case first(ReassemblyGroup)
+  /// The record continues a PDU and does not complete it.
+  case part(ReassemblyGroup)
+  /// The record completes a PDU started by earlier records.
+  case last(ReassemblyGroup)
+}
+
+/// The L2CAP basic header of the PDU a record completes, and where its payload is.
+public struct L2CAPLayer: Hashable, Sendable {
+  public var cid: UInt16
+  /// The header's length field: the information payload's size.
+  public var length: UInt16
+  /// The PSM or SPSM of a dynamic channel, when its setup was seen.
+  public var psm: UInt16?
+  /// The CID the other direction of a dynamic channel carries, when its setup was seen
+  /// (fixed channels use the same CID both ways).
+  public var peerCID: UInt16?
+  /// The payload (for a credit-based channel, the SDU once complete).
+  public var payload: ByteRange
+  /// The L2CAP SDU Length of the first K-frame of an SDU.
+  public var sduLength: UInt16?
+  /// How many ACL fragments the PDU came in.
+  public var fragments: Int
+  /// The capture source cut some of the PDU's bytes away.
+  public var isCut: Bool
 }

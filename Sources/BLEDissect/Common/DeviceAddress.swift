@@ -21,20 +21,23 @@ public struct DeviceAddress: Hashable, Sendable, Comparable, CustomStringConvert
   }
 
   public var description: String {
-    var text = ""
-    text.reserveCapacity(17)
-    for index in (0..<6).reversed() {
-      let byte = UInt8(truncatingIfNeeded: rawValue >> (UInt64(index) * 8))
-      text += hexUpper(byte)
-      if index > 0 { text += ":" }
+    String(unsafeUninitializedCapacity: 17) { buffer in
+      write(into: UnsafeMutableRawBufferPointer(buffer))
+      return 17
     }
-    return text
   }
 
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+  /// Writes the 17 ASCII bytes of `description` at the start of `buffer`.
+  public func write(into buffer: UnsafeMutableRawBufferPointer) {
+    for index in 0..<6 {
+      let byte = Int(truncatingIfNeeded: rawValue >> (UInt64(5 - index) * 8)) & 0xFF
+      buffer[index * 3] = Self.upperHexDigits[byte >> 4]
+      buffer[index * 3 + 1] = Self.upperHexDigits[byte & 0xF]
+      if index < 5 { buffer[index * 3 + 2] = UInt8(ascii: ":") }
+    }
+  }
 
-func hexUpper(_ byte: UInt8) -> String {
-  let digits: [Character] = Array("0123456789ABCDEF")
-  return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+  static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

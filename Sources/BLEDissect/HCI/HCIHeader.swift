@@ -68,11 +68,6 @@ extension HCILayer {
     return layer
   }
 
-  /// Codes of the events whose parameters start with a status byte.
-  private static let eventsStartingWithStatus: Set<UInt8> = [
-    0x03, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x12, 0x14, 0x1C, 0x1D, 0x2C, 0x30, 0x59,
-  ]
-
   private static func parseEventPrefix(
     _ code: UInt8, _ p: inout ByteCursor, into layer: inout HCILayer
   ) throws(DecodeError) {
@@ -88,17 +83,13 @@ extension HCILayer {
     case 0x3E:  // LE Meta: Subevent_Code, then the subevent's parameters
       let subevent = try p.readUInt8()
       layer.subevent = subevent
-      if leSubeventsStartingWithStatus.contains(subevent), !p.isAtEnd { layer.status = try p.readUInt8() }
+      if HCIParameters.hasLeadingStatus(event: code, subevent: subevent), !p.isAtEnd {
+        layer.status = try p.readUInt8()
+      }
     default:
-      if eventsStartingWithStatus.contains(code), !p.isAtEnd { layer.status = try p.readUInt8() }
+      if HCIParameters.hasLeadingStatus(event: code, subevent: nil), !p.isAtEnd { layer.status = try p.readUInt8() }
     }
   }
-
-  /// LE Meta subevents whose parameters start with a status byte.
-  private static let leSubeventsStartingWithStatus: Set<UInt8> = [
-    0x01, 0x03, 0x04, 0x08, 0x09, 0x0A, 0x0C, 0x0E, 0x12, 0x14, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0x1E, 0x1F,
-    0x20, 0x21, 0x29,
-  ]
 
   private static func checkLength(declared: Int, present: Int, _ diagnostics: inout [Diagnostic]) {
     guard declared != present else { return }

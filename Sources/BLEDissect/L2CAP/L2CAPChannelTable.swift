@@ -19,12 +19,15 @@ public struct L2CAPChannel: Hashable, Sendable {
   /// The MTU and MPS of the endpoint that receives on this CID, when signaled.
   public var mtu: UInt16?
   public var mps: UInt16?
+  /// The CID that packets going the other way on the same channel carry.
+  public var peerCID: UInt16?
 
-  public init(psm: UInt16, mode: Mode, mtu: UInt16? = nil, mps: UInt16? = nil) {
+  public init(psm: UInt16, mode: Mode, mtu: UInt16? = nil, mps: UInt16? = nil, peerCID: UInt16? = nil) {
     self.psm = psm
     self.mode = mode
     self.mtu = mtu
     self.mps = mps
+    self.peerCID = peerCID
   }
 
   /// The channel is an ATT bearer: EATT (PSM 0x0027) or ATT over BR/EDR (0x001F).
@@ -190,9 +193,13 @@ public struct L2CAPChannelTable {
     _ adapter: UInt16?, _ handle: UInt16, requestDirection: Direction?, requester: UInt16, responder: UInt16,
     _ make: (_ toResponder: Bool) -> L2CAPChannel
   ) {
-    channels[ChannelKey(adapter: adapter, handle: handle, direction: requestDirection, cid: responder)] = make(true)
+    var toResponder = make(true)
+    toResponder.peerCID = requester
+    var toRequester = make(false)
+    toRequester.peerCID = responder
+    channels[ChannelKey(adapter: adapter, handle: handle, direction: requestDirection, cid: responder)] = toResponder
     channels[ChannelKey(adapter: adapter, handle: handle, direction: opposite(requestDirection), cid: requester)] =
-      make(false)
+      toRequester
   }
 
   private func opposite(_ direction: Direction?) -> Direction? {

@@ -108,7 +108,7 @@ public struct L2CAPPSM: RawRepresentable, Hashable, Sendable, CustomStringConver
   /// EATT (Enhanced ATT bearer)
   public static let eatt = Self(rawValue: 0x0027)
 
-  static let names: [UInt16: String] = [
+  public static let names: [UInt16: String] = [
     0x0001: "SDP", 0x0003: "RFCOMM", 0x0005: "TCS-BIN", 0x0007: "TCS-BIN-CORDLESS", 0x000F: "BNEP",
     0x0011: "HID_Control", 0x0013: "HID_Interrupt", 0x0015: "UPnP", 0x0017: "AVCTP", 0x0019: "AVDTP",
     0x001B: "AVCTP_Browsing", 0x001D: "UDI_C-Plane", 0x001F: "ATT", 0x0021: "3DSP", 0x0023: "LE_PSM_IPSP",

@@ -1,0 +1,96 @@
+import BLECapture
+import BLEDissect
+
+/// What `show --filter` looks at: a record with everything decoded and learned.
+public struct FilterInput {
+  public var record: Record
+  public var analyzed: AnalyzedRecord
+
+  public init(record: Record, analyzed: AnalyzedRecord) {
+    self.record = record
+    self.analyzed = analyzed
+  }
+}
+
+/// The data-contract fields (DESIGN.md, `show --format ndjson`) that `--filter` reads.
+public enum RecordFilter {
+  public static func compile(_ expression: String) throws(FilterError) -> Filter<FilterInput> {
+    try Filter(expression, catalog: catalog)
+  }
+
+  private static func int(_ value: (some BinaryInteger)?) -> FilterValue? {
+    value.map { .integer(Int64($0)) }
+  }
+
+  public static let catalog: FilterCatalog<FilterInput> = {
+    var c = FilterCatalog<FilterInput>()
+    c.add("frame", .integer) { int($0.record.frame) }
+    c.add("ts", .integer) { .integer($0.record.timestamp.unixMicroseconds / 1_000_000) }
+    c.add("dir", .string) { input in
+      input.record.direction.map { .string($0 == .sent ? "tx" : "rx") }
+    }
+    c.add("adapter", .integer) { int($0.record.adapter) }
+    c.add("length", .integer) { int($0.record.bytes.count) }
+    c.add("original_length", .integer) { int($0.record.originalLength) }
+
+    c.add("hci") { $0.analyzed.decoded.hci != nil }
+    c.add("hci.type", .string) { input in input.analyzed.decoded.hci.map { .string($0.type.name) } }
+    c.add("hci.name", .string) { input in input.analyzed.decoded.hci.map { .string($0.name) } }
+    c.add("hci.opcode", .integer) { int($0.analyzed.decoded.hci?.opcode) }
+    c.add("hci.event", .integer) { int($0.analyzed.decoded.hci?.event) }
+    c.add("hci.subevent", .integer) { int($0.analyzed.decoded.hci?.subevent) }
+    c.add("hci.status", .integer) { int($0.analyzed.decoded.hci?.status) }
+    c.add("hci.handle", .integer) { int($0.analyzed.decoded.hci?.handle) }
+
+    c.add("acl") { $0.analyzed.decoded.acl != nil }
+    c.add("acl.handle", .integer) { int($0.analyzed.decoded.acl?.handle) }
+    c.add("acl.pb", .integer) { int($0.analyzed.decoded.acl?.pb) }
+    c.add("acl.length", .integer) { int($0.analyzed.decoded.acl?.length) }
+
+    c.add("l2cap") { $0.analyzed.decoded.l2cap != nil }
+    c.add("l2cap.cid", .integer) { int($0.analyzed.decoded.l2cap?.cid) }
+    c.add("l2cap.length", .integer) { int($0.analyzed.decoded.l2cap?.length) }
+    c.add("l2cap.psm", .integer) { int($0.analyzed.decoded.l2cap?.psm) }
+    c.add("l2cap.fragments", .integer) { int($0.analyzed.decoded.l2cap?.fragments) }
+    c.add("l2cap.signaling") { $0.analyzed.decoded.signaling != nil }
+    c.add("l2cap.signaling.code", .integer) { int($0.analyzed.decoded.signaling?.code.rawValue) }
+    c.add("l2cap.signaling.name", .string) { input in
+      input.analyzed.decoded.signaling.map { .string($0.code.name) }
+    }
+
+    c.add("att") { $0.analyzed.decoded.att != nil }
+    c.add("att.opcode", .integer) { int($0.analyzed.decoded.att?.opcode.rawValue) }
+    c.add("att.name", .string) { input in input.analyzed.decoded.att.map { .string($0.opcode.name) } }
+    c.add("att.handle", .integer) { int($0.analyzed.attHandle) }
+    c.add("att.value", .bytes) { input in
+      guard let range = input.analyzed.decoded.att?.value else { return nil }
+      return input.analyzed.decoded.withPayloadBytes(input.record) { bytes in
+        .bytes(Array(bytes[range.start..<range.start + range.count]))
+      }
+    }
+    c.add("att.error", .integer) { int($0.analyzed.decoded.att?.error?.rawValue) }
+    c.add("att.error_name", .string) { input in input.analyzed.decoded.att?.error.map { .string($0.name) } }
+    c.add("att.request_frame", .integer) { int($0.analyzed.exchange?.requestFrame) }
+    c.add("att.latency_us", .integer) { int($0.analyzed.exchange?.latencyMicroseconds) }
+    c.add("att.mtu", .integer) { int($0.analyzed.mtu) }
+
+    c.add("smp") { $0.analyzed.decoded.smp != nil }
+    c.add("smp.code", .integer) { int($0.analyzed.decoded.smp?.code.rawValue) }
+    c.add("smp.name", .string) { input in input.analyzed.decoded.smp.map { .string($0.code.name) } }
+    c.add("smp.method", .string) { input in input.analyzed.pairingMethod.map { .string($0.name) } }
+
+    c.add("conn") { $0.analyzed.conn != nil }
+    c.add("conn.id", .integer) { int($0.analyzed.conn?.id) }
+    c.add("conn.handle", .integer) { int($0.analyzed.conn?.handle) }
+    c.add("conn.peer", .address) { input in input.analyzed.conn?.peer.map { .address($0) } }
+
+    c.add("diagnostics") { !$0.analyzed.decoded.diagnostics.isEmpty }
+    c.add("diagnostics.id", .string, many: { input in input.analyzed.decoded.diagnostics.map { .string($0.id) } })
+    c.add(
+      "diagnostics.severity", .string,
+      many: { input in
+        input.analyzed.decoded.diagnostics.map { .string($0.severity.rawValue) }
+      })
+    return c
+  }()
+}

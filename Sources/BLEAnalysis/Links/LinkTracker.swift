@@ -1,0 +1,213 @@
+import BLECapture
+import BLEDissect
+
+/// The connection a record belongs to: `conn` of the data contract.
+public struct ConnectionRef: Hashable, Sendable {
+  /// Numbered from 1 in the order connections complete (or first show up, for
+  /// connections that were up before the capture started).
+  public var id: Int
+  public var adapter: UInt16?
+  public var handle: UInt16
+  public var peer: DeviceAddress?
+  /// Peer_Address_Type as the controller reported it.
+  public var peerType: UInt8?
+  /// 0 central, 1 peripheral (the local controller's role).
+  public var role: UInt8?
+  /// LE or BR/EDR.
+  public var isLE: Bool
+}
+
+/// What a response or confirmation answers.
+public struct ATTExchange: Hashable, Sendable {
+  public var requestFrame: Int
+  public var requestOpcode: UInt8
+  /// The handle the request named.
+  public var handle: UInt16?
+  public var latencyMicroseconds: Int64
+}
+
+/// A record with what was learned from the records before it.
+public struct AnalyzedRecord: Sendable {
+  public var decoded: DecodedRecord
+  public var conn: ConnectionRef?
+  /// For a response, Error Response or confirmation: the request it answers.
+  public var exchange: ATTExchange?
+  /// The ATT_MTU in force on the PDU's bearer, when known.
+  public var mtu: UInt16?
+  /// For a Pairing Response: the method the two feature sets select.
+  public var pairingMethod: SMPPairingMethod?
+
+  public init(decoded: DecodedRecord) {
+    self.decoded = decoded
+  }
+
+  /// The handle an ATT PDU is about: its own, or its request's. Requests over a
+  /// handle range name none (their range is in `att.start_handle`, `att.end_handle`).
+  public var attHandle: UInt16? {
+    guard let att = decoded.att else { return nil }
+    switch att.parameters {
+    case .handleRange, .findByTypeValue, .readByType: return nil
+    default: return att.handle ?? exchange?.handle
+    }
+  }
+}
+
+/// Follows connections, ATT bearers and pairing across records: which connection
+/// a record belongs to, which request a response answers, the ATT_MTU, and the
+/// pairing method. State for a connection goes when it disconnects.
+public struct LinkTracker {
+  struct LinkKey: Hashable {
+    var adapter: UInt16?
+    var handle: UInt16
+  }
+
+  struct Bearer: Hashable {
+    var cid: UInt16
+    /// The direction of the request or indication waiting for its answer.
+    var direction: Direction?
+  }
+
+  struct Outstanding {
+    var frame: Int
+    var opcode: UInt8
+    var handle: UInt16?
+    var timestamp: Int64
+  }
+
+  struct Link {
+    var ref: ConnectionRef
+    /// Client Rx MTU and Server Rx MTU as exchanged on the fixed ATT channel.
+    var clientMTU: UInt16?
+    var effectiveMTU: UInt16?
+    var outstanding: [Bearer: Outstanding] = [:]
+    var pairingRequest: SMPPairingFeatures?
+  }
+
+  private var links: [LinkKey: Link] = [:]
+  private var nextID = 1
+
+  public init() {}
+
+  /// The default ATT_MTU of an LE link (Core 6.0, Vol 3, Part F, 3.2.8).
+  static let defaultLEMTU: UInt16 = 23
+
+  public mutating func analyze(_ record: Record, _ decoded: DecodedRecord) -> AnalyzedRecord {
+    var analyzed = AnalyzedRecord(decoded: decoded)
+    guard let hci = decoded.hci else { return analyzed }
+    if let acl = decoded.acl {
+      let key = LinkKey(adapter: record.adapter, handle: acl.handle)
+      if links[key] == nil {
+        // Up before the capture started: its peer and MTU are unknown.
+        links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, isLE: true))
+      }
+      analyzed.conn = links[key]?.ref
+      if decoded.att != nil { trackATT(record, key, &analyzed) }
+      if let smp = decoded.smp { trackSMP(smp, key, &analyzed) }
+    } else if hci.type == .event || hci.type == .command {
+      trackControl(record, hci, &analyzed)
+    }
+    return analyzed
+  }
+
+  private mutating func newRef(adapter: UInt16?, handle: UInt16, isLE: Bool) -> ConnectionRef {
+    defer { nextID += 1 }
+    return ConnectionRef(id: nextID, adapter: adapter, handle: handle, isLE: isLE)
+  }
+
+  // MARK: - Connections
+
+  /// LE Meta subevents that complete a connection: LE Connection Complete and LE
+  /// Enhanced Connection Complete [v1] and [v2].
+  static let leConnectionComplete: Set<UInt8> = [0x01, 0x0A, 0x29]
+  /// Events too frequent and too long to walk for a connection handle: Number Of
+  /// Completed Packets and the advertising reports.
+  static let skippedEvents: Set<UInt8> = [0x13]
+  static let skippedSubevents: Set<UInt8> = [0x02, 0x0B, 0x0D, 0x0F, 0x11, 0x26]
+
+  private mutating func trackControl(_ record: Record, _ hci: HCILayer, _ analyzed: inout AnalyzedRecord) {
+    if let event = hci.event {
+      guard !Self.skippedEvents.contains(event), event != 0x0E, event != 0x0F else { return }
+      if event == 0x3E, let subevent = hci.subevent, Self.skippedSubevents.contains(subevent) { return }
+    }
+    let fields = DecodedRecord.hciParameters(record, hci).fields
+    guard let handleValue = fields.lookup("Connection_Handle")?.value.integer else { return }
+    let handle = UInt16(truncatingIfNeeded: handleValue) & 0x0FFF
+    let key = LinkKey(adapter: record.adapter, handle: handle)
+    let status = fields.lookup("Status")?.value.integer
+    let completes = hci.event == 0x03 || (hci.event == 0x3E && Self.leConnectionComplete.contains(hci.subevent ?? 0))
+    if completes {
+      guard status == 0 else { return }
+      var ref = newRef(adapter: record.adapter, handle: handle, isLE: hci.event == 0x3E)
+      if let peer = fields.lookup(ref.isLE ? "Peer_Address" : "BD_ADDR")?.value,
+        case .address(let address) = peer
+      {
+        ref.peer = address
+      }
+      ref.peerType = (fields.lookup("Peer_Address_Type")?.value.integer).map { UInt8(truncatingIfNeeded: $0) }
+      ref.role = (fields.lookup("Role")?.value.integer).map { UInt8(truncatingIfNeeded: $0) }
+      var link = Link(ref: ref)
+      if ref.isLE { link.effectiveMTU = Self.defaultLEMTU }
+      links[key] = link
+      analyzed.conn = ref
+      return
+    }
+    analyzed.conn = links[key]?.ref
+    if hci.event == 0x05, status == 0 { links[key] = nil }
+  }
+
+  // MARK: - ATT
+
+  private mutating func trackATT(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+    guard let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap, var link = links[key] else { return }
+    defer { links[key] = link }
+    let time = record.timestamp.unixMicroseconds
+    let fixedChannel = l2cap.cid == L2CAPChannelID.attribute.rawValue
+    if fixedChannel, let mtu = link.effectiveMTU {
+      analyzed.mtu = mtu
+      if l2cap.payload.count > Int(mtu), !l2cap.isCut, analyzed.decoded.l2cap?.sduLength == nil {
+        analyzed.decoded.diagnostics.append(
+          Diagnostic(
+            id: "att.mtu.exceeded", severity: .warning,
+            "\(l2cap.payload.count)-byte ATT PDU on a bearer whose ATT_MTU is \(mtu)"))
+      }
+    }
+    switch att.opcode.kind {
+    case .request, .indication:
+      let bearer = Bearer(cid: l2cap.cid, direction: record.direction)
+      link.outstanding[bearer] = Outstanding(
+        frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
+      if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
+    case .response, .confirmation, .error:
+      let bearer = Bearer(
+        cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent })
+      guard let request = link.outstanding[bearer] else { return }
+      let answered: UInt8? =
+        switch att.opcode.kind {
+        case .response(let request): request
+        case .confirmation: ATTOpcode.handleValueIndication.rawValue
+        default: att.requestOpcode?.rawValue
+        }
+      guard answered == nil || answered == request.opcode else { return }
+      link.outstanding[bearer] = nil
+      analyzed.exchange = ATTExchange(
+        requestFrame: request.frame, requestOpcode: request.opcode, handle: request.handle,
+        latencyMicroseconds: time - request.timestamp)
+      if fixedChannel, let serverMTU = att.mtu, let clientMTU = link.clientMTU {
+        link.effectiveMTU = max(Self.defaultLEMTU, min(clientMTU, serverMTU))
+      }
+    default:
+      break
+    }
+  }
+
+  // MARK: - SMP
+
+  private mutating func trackSMP(_ smp: SMPPDU, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+    guard let features = smp.pairingFeatures else { return }
+    if smp.code == .pairingRequest {
+      links[key]?.pairingRequest = features
+    } else if smp.code == .pairingResponse, let request = links[key]?.pairingRequest {
+      analyzed.pairingMethod = SMPPairingMethod.infer(request: request, response: features)
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import BLECapture
+
+/// Decodes records in file order. It keeps what decoding needs across records:
+/// ACL fragments waiting for the rest of their PDU, credit-based SDUs, and the
+/// dynamic L2CAP channels set up by signaling. Each record is an error boundary: a
+/// decode error becomes a diagnostic and whatever was decoded before it is kept.
+public struct RecordDecoder {
+  private var aclReassembler = ACLReassembler()
+  private var sduReassembler = SDUReassembler()
+  private var channels = L2CAPChannelTable()
+  /// The group of the PDU each ACL key is putting together, and its fragment count.
+  private var pending: [ACLKey: (group: ReassemblyGroup, fragments: Int)] = [:]
+  /// Credit-based channels with an SDU under way.
+  private var pendingSDUs: Set<ReassemblyGroup> = []
+
+  public init() {}
+
+  public mutating func decode(_ record: Record) -> DecodedRecord {
+    var decoded = DecodedRecord()
+    if record.isCutBySource {
+      decoded.diagnostics.append(
+        Diagnostic(
+          id: "capture.cut", severity: .info,
+          "record cut by the capture source: \(record.bytes.count) of \(record.originalLength) bytes kept"))
+    }
+    switch record.kind {
+    case .hci(let rawType):
+      decodeHCI(record, type: HCIPacketType(rawValue: rawType), into: &decoded)
+    case .monitor(let opcode): decoded.monitor = opcode
+    case .packetLogger(let type): decoded.packetLogger = type
+    case .linkLayer(let type): decoded.linkLayer = type
+    case .unframed:
+      decoded.diagnostics.append(
+        Diagnostic(id: "hci.truncated", severity: .warning, "record too short to hold its packet type"))
+    }
+    return decoded
+  }
+
+  private mutating func decodeHCI(_ record: Record, type: HCIPacketType, into decoded: inout DecodedRecord) {
+    let raw = UnsafeRawBufferPointer(record.bytes)
+    decoded.hci = HCILayer(type: type)
+    var payloadStart = 0
+    do throws(DecodeError) {
+      var c = ByteCursor(raw.bytes, layer: type == .acl ? .acl : .hci)
+      decoded.hci = try HCILayer.parse(
+        type: type, &c, cut: record.originalLength - record.bytes.count, acl: &decoded.acl,
+        diagnostics: &decoded.diagnostics)
+      payloadStart = c.offset
+    } catch {
+      // A record cut by its source ends early by design; that is not malformed.
+      if !record.isCutBySource {
+        decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
+      }
+      return
+    }
+    if let acl = decoded.acl {
+      decodeACL(record, acl, fragment: UnsafeRawBufferPointer(rebasing: raw[payloadStart...]), into: &decoded)
+      return
+    }
+    if let hci = decoded.hci, type == .command || type == .event, !record.isCutBySource {
+      let (fields, error) = DecodedRecord.hciParameters(record, hci)
+      decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: fields)
+    }
+    if decoded.hci?.event == 0x05 { forgetDisconnected(raw, adapter: record.adapter) }
+  }
+
+  /// Disconnection Complete: Status, Connection_Handle, Reason. The handle's state goes,
+  /// because controllers hand the same handle to the next connection at once.
+  private mutating func forgetDisconnected(_ raw: UnsafeRawBufferPointer, adapter: UInt16?) {
+    guard raw.count >= 5, raw[2] == 0 else { return }
+    let handle = (UInt16(raw[3]) | UInt16(raw[4]) << 8) & 0x0FFF
+    aclReassembler.reset(adapter: adapter, handle: handle)
+    sduReassembler.reset(adapter: adapter, handle: handle)
+    channels.reset(adapter: adapter, handle: handle)
+    pending = pending.filter { !($0.key.adapter == adapter && $0.key.handle == handle) }
+    pendingSDUs = pendingSDUs.filter { !($0.key.adapter == adapter && $0.key.handle == handle) }
+  }
+
+  private mutating func decodeACL(
+    _ record: Record, _ acl: ACLLayer, fragment: UnsafeRawBufferPointer, into decoded: inout DecodedRecord
+  ) {
+    let key = ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
+    let isStart = acl.pb != 1
+    let cut = record.originalLength - record.bytes.count
+    let result = aclReassembler.add(
+      key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &decoded.diagnostics)
+    var fragments = 1
+    if isStart {
+      let cid = fragment.count >= 4 ? UInt16(fragment[2]) | UInt16(fragment[3]) << 8 : 0xFFFF
+      pending[key] = (ReassemblyGroup(key: key, cid: cid), 1)
+    } else if let entry = pending[key] {
+      fragments = entry.fragments + 1
+      pending[key]?.fragments = fragments
+    }
+    let group = pending[key]?.group
+    switch result {
+    case .needMoreData:
+      if let group { decoded.reassembly = isStart && !pendingSDUs.contains(group) ? .first(group) : .part(group) }
+    case .dropped:
+      pending[key] = nil
+    case .complete(let isCut):
+      pending[key] = nil
+      let start = fragment.baseAddress.map { $0 - UnsafeRawPointer(record.bytes.baseAddress!) } ?? 0
+      decodeL2CAP(
+        UnsafeRawBufferPointer(record.bytes), pduStart: start, key: key, group: group, fragments: 1, isCut: isCut,
+        into: &decoded)
+    case .reassembled(let bytes, let isCut):
+      pending[key] = nil
+      decoded.reassembled = bytes
+      bytes.withUnsafeBytes { buffer in
+        decodeL2CAP(
+          buffer, pduStart: 0, key: key, group: group, fragments: fragments, isCut: isCut, into: &decoded)
+      }
+    }
+  }
+
+  /// Decodes an L2CAP basic frame starting at `pduStart` of `buffer` (the record, or
+  /// the reassembled PDU) and the protocol of its channel.
+  private mutating func decodeL2CAP(
+    _ buffer: UnsafeRawBufferPointer, pduStart: Int, key: ACLKey, group: ReassemblyGroup?, fragments: Int,
+    isCut: Bool, into decoded: inout DecodedRecord
+  ) {
+    let diagnosticsBefore = decoded.diagnostics.count
+    defer {
+      // Bytes the capture source left out are not malformed: keep only what it says.
+      if isCut { decoded.diagnostics.removeSubrange(diagnosticsBefore...) }
+    }
+    var c = ByteCursor(buffer.bytes, layer: .l2cap)
+    let header: L2CAPHeader
+    do throws(DecodeError) {
+      _ = try c.readRange(pduStart)
+      header = try L2CAPHeader(parsing: &c)
+    } catch {
+      decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
+      return
+    }
+    var payload = ByteRange(start: c.offset, count: min(Int(header.length), c.remaining))
+    var layer = L2CAPLayer(
+      cid: header.cid, length: header.length, payload: payload, fragments: fragments, isCut: isCut)
+    decoded.reassembly = fragments > 1 && group != nil ? .last(group!) : .whole
+    let thisGroup = ReassemblyGroup(key: key, cid: header.cid)
+    var sduBytes: [UInt8]?
+    var carriesATT = header.cid == L2CAPChannelID.attribute.rawValue
+    if header.cid >= 0x0040,
+      let channel = channels.channel(
+        adapter: key.adapter, handle: key.handle, direction: key.direction, cid: header.cid)
+    {
+      layer.psm = channel.psm
+      layer.peerCID = channel.peerCID
+      carriesATT = channel.carriesATT
+      if channel.mode != .basic {
+        if payload.count >= 2, !pendingSDUs.contains(thisGroup) {
+          layer.sduLength = UInt16(buffer[payload.start]) | UInt16(buffer[payload.start + 1]) << 8
+        }
+        let kframe = UnsafeRawBufferPointer(rebasing: buffer[payload.start..<payload.start + payload.count])
+        switch sduReassembler.add(
+          key: key, cid: header.cid, kframePayload: kframe, isCut: isCut, payloadLength: Int(header.length),
+          diagnostics: &decoded.diagnostics)
+        {
+        case .needMoreData:
+          let started = !pendingSDUs.contains(thisGroup)
+          pendingSDUs.insert(thisGroup)
+          decoded.reassembly = started && fragments == 1 ? .first(thisGroup) : .part(thisGroup)
+          layer.payload = payload
+          decoded.l2cap = layer
+          return
+        case .dropped:
+          pendingSDUs.remove(thisGroup)
+          decoded.l2cap = layer
+          return
+        case .complete(let range):
+          let continued = pendingSDUs.remove(thisGroup) != nil
+          if continued { decoded.reassembly = .last(thisGroup) }
+          payload = ByteRange(start: payload.start + range.start, count: range.count)
+        case .reassembled(let bytes, _):
+          pendingSDUs.remove(thisGroup)
+          decoded.reassembly = .last(thisGroup)
+          sduBytes = bytes
+          payload = ByteRange(start: 0, count: bytes.count)
+        }
+      }
+    }
+    layer.payload = payload
+    decoded.l2cap = layer
+    if let sduBytes {
+      decoded.reassembled = sduBytes
+      sduBytes.withUnsafeBytes {
+        decodeProtocol(of: header.cid, carriesATT: carriesATT, isCut: isCut, $0, payload, key, &decoded)
+      }
+    } else {
+      decodeProtocol(of: header.cid, carriesATT: carriesATT, isCut: isCut, buffer, payload, key, &decoded)
+    }
+  }
+
+  private mutating func decodeProtocol(
+    of cid: UInt16, carriesATT: Bool, isCut: Bool, _ buffer: UnsafeRawBufferPointer, _ payload: ByteRange,
+    _ key: ACLKey,
+    _ decoded: inout DecodedRecord
+  ) {
+    let bytes = UnsafeRawBufferPointer(rebasing: buffer[payload.start..<payload.start + payload.count])
+    var c = ByteCursor(bytes.bytes, base: payload.start, layer: .l2cap)
+    do throws(DecodeError) {
+      if carriesATT {
+        c = ByteCursor(bytes.bytes, base: payload.start, layer: .att)
+        decoded.att = try ATTPDU.decode(&c, diagnostics: &decoded.diagnostics)
+      } else if cid == L2CAPChannelID.leSignaling.rawValue || cid == L2CAPChannelID.signaling.rawValue {
+        try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &decoded.diagnostics) { pdu in
+          if decoded.signaling == nil { decoded.signaling = pdu }
+          channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
+        }
+      } else if cid == L2CAPChannelID.securityManager.rawValue || cid == L2CAPChannelID.brEdrSecurityManager.rawValue {
+        c = ByteCursor(bytes.bytes, base: payload.start, layer: .smp)
+        decoded.smp = try SMPPDU.decode(&c, diagnostics: &decoded.diagnostics)
+      }
+    } catch {
+      decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
+    }
+  }
+}

@@ -1,0 +1,246 @@
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+
+/// The detail column of `show`'s text: what a record is, in a person's words.
+///
+///     LE Connection Complete Status Success, Connection_Handle 0x0040, Role Central, …
+///     Command Complete (LE Set Scan Enable) Status Success
+///     handle 0x0040 ATT Write Request handle 0x0027 value 0100 ← #211 in 30.1 ms
+enum RecordLine {
+  /// Values longer than this many bytes are cut in the one-line form.
+  static let valueBytesShown = 24
+
+  static func appendDetail(_ record: Record, _ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
+    let decoded = analyzed.decoded
+    if let hci = decoded.hci {
+      switch hci.type {
+      case .command, .event: appendControl(record, hci, into: &out)
+      default:
+        if let acl = decoded.acl {
+          out.append("handle ")
+          out.appendHex(UInt64(acl.handle), width: 4)
+          out.append(" ")
+          appendData(record, analyzed, acl, into: &out)
+        } else if let handle = hci.handle {
+          out.append("handle ")
+          out.appendHex(UInt64(handle), width: 4)
+          out.append(", ")
+          out.appendDecimal(record.bytes.count)
+          out.append(" bytes")
+        } else {
+          out.appendDecimal(record.bytes.count)
+          out.append(" bytes")
+        }
+      }
+    } else if let linkType = decoded.linkLayer {
+      out.append("link type ")
+      out.appendDecimal(Int(linkType.rawValue))
+      out.append(", ")
+      out.appendDecimal(record.bytes.count)
+      out.append(" bytes")
+    } else {
+      out.appendDecimal(record.bytes.count)
+      out.append(" bytes")
+    }
+  }
+
+  private static func appendControl(_ record: Record, _ hci: HCILayer, into out: inout OutputBuffer) {
+    out.append(hci.name)
+    var summary: [String]
+    if let event = hci.event {
+      summary = HCIParameters.summary(event: event, subevent: hci.subevent)
+      if event == 0x0E || event == 0x0F, let opcode = hci.opcode {
+        out.append(" (")
+        out.append(HCIOpcode(rawValue: opcode).name)
+        out.append(")")
+        summary = event == 0x0E ? HCIParameters.summary(returnParametersOf: opcode) : ["Status"]
+      }
+    } else {
+      summary = HCIParameters.summary(commandOpcode: hci.opcode ?? 0)
+    }
+    guard !summary.isEmpty else { return }
+    let parameters = DecodedRecord.hciParameters(record, hci).fields
+    var first = true
+    for name in summary {
+      guard let field = parameters.lookup(name) else { continue }
+      out.append(first ? " " : ", ")
+      first = false
+      out.append(name)
+      out.append(" ")
+      appendShort(field.value, into: &out)
+    }
+  }
+
+  /// A value in few characters: codes by name, measures in their unit.
+  static func appendShort(_ value: FieldValue, into out: inout OutputBuffer) {
+    switch value {
+    case .code(_, _, let name): out.append(name)
+    case .measure(_, _, let v, let unit):
+      out.appendMeasure(v)
+      out.append(" ")
+      out.append(unit)
+    default: out.appendFieldValue(value)
+    }
+  }
+
+  private static func appendData(
+    _ record: Record, _ analyzed: AnalyzedRecord, _ acl: ACLLayer, into out: inout OutputBuffer
+  ) {
+    let decoded = analyzed.decoded
+    guard let l2cap = decoded.l2cap else {
+      switch decoded.reassembly {
+      case .first, .part:
+        out.append(acl.pb == 1 ? "continuing fragment, " : "first fragment, ")
+        out.appendDecimal(Int(acl.length))
+        out.append(" bytes")
+      default:
+        out.append(acl.pb == 1 ? "fragment, " : "")
+        out.appendDecimal(Int(acl.length))
+        out.append(" bytes")
+      }
+      return
+    }
+    decoded.withPayloadBytes(record) { bytes in
+      if let att = decoded.att {
+        out.append("ATT ")
+        out.append(att.opcode.name)
+        if let entries = listEntries(att.parameters) {
+          out.append(", ")
+          out.appendDecimal(entries)
+          out.append(entries == 1 ? " entry" : " entries")
+        } else if let handle = analyzed.attHandle {
+          out.append(" handle ")
+          out.appendHex(UInt64(handle), width: 4)
+        }
+        appendATTParameters(att.parameters, into: &out)
+        if let error = att.error {
+          out.append(" ")
+          out.append(error.name)
+        }
+        if let mtu = att.mtu {
+          out.append(" MTU ")
+          out.appendDecimal(Int(mtu))
+        }
+        if let value = att.value { appendValue(bytes, value, into: &out) }
+        if let exchange = analyzed.exchange {
+          out.append(" ← #")
+          out.appendDecimal(exchange.requestFrame)
+          out.append(" in ")
+          out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
+          out.append(" ms")
+        }
+      } else if let smp = decoded.smp {
+        out.append("SMP ")
+        out.append(smp.code.name)
+        if let features = smp.pairingFeatures {
+          out.append(" ")
+          out.append(features.ioCapability.name)
+          out.append(", AuthReq ")
+          out.append(features.authReq.names.joined(separator: "|"))
+          out.append(", key size ")
+          out.appendDecimal(Int(features.maxEncryptionKeySize))
+        } else if let reason = smp.failureReason {
+          out.append(" ")
+          out.append(reason.name)
+        }
+        if let method = analyzed.pairingMethod {
+          out.append(" → ")
+          out.append(method.name)
+        }
+      } else if let signaling = decoded.signaling {
+        out.append("L2CAP ")
+        out.append(signaling.code.name)
+        out.append(" id ")
+        out.appendDecimal(Int(signaling.identifier))
+      } else {
+        appendChannel(l2cap, decoded.reassembly, into: &out)
+      }
+    }
+    if l2cap.fragments > 1 {
+      out.append(" [")
+      out.appendDecimal(l2cap.fragments)
+      out.append(" fragments]")
+    }
+  }
+
+  /// A PDU on a channel with no decoder (or a K-frame of an SDU still under way).
+  private static func appendChannel(_ l2cap: L2CAPLayer, _ reassembly: ReassemblyRole, into out: inout OutputBuffer) {
+    out.append("L2CAP cid ")
+    out.appendHex(UInt64(l2cap.cid), width: 4)
+    if let psm = l2cap.psm {
+      out.append(" psm ")
+      out.appendHex(UInt64(psm), width: 4)
+      if let name = L2CAPPSM.names[psm] {
+        out.append(" (")
+        out.append(name)
+        out.append(")")
+      }
+    } else if !L2CAPChannelID(rawValue: l2cap.cid).isDynamic {
+      out.append(" (")
+      out.append(L2CAPChannelID(rawValue: l2cap.cid).name)
+      out.append(")")
+    }
+    switch reassembly {
+    case .first, .part:
+      if let sduLength = l2cap.sduLength {
+        out.append(", K-frame starting a ")
+        out.appendDecimal(Int(sduLength))
+        out.append("-byte SDU")
+      } else {
+        out.append(", K-frame continuing an SDU")
+      }
+    default:
+      out.append(", ")
+      out.appendDecimal(l2cap.payload.count)
+      out.append(" bytes")
+    }
+  }
+
+  /// How many entries a list-shaped response holds.
+  private static func listEntries(_ parameters: ATTParameters) -> Int? {
+    switch parameters {
+    case .findInformation(let format, let list):
+      ATTParameters.findInformationEntrySize(format: format).map { list.count / $0 }
+    case .handlesInformationList(let list): list.count / 4
+    case .attributeDataList(let length, let list): length == 0 ? nil : list.count / Int(length)
+    default: nil
+    }
+  }
+
+  /// Ranges, types, offsets and flags: the parameters besides handle and value.
+  private static func appendATTParameters(_ parameters: ATTParameters, into out: inout OutputBuffer) {
+    func range(_ start: UInt16, _ end: UInt16) {
+      out.append(" ")
+      out.appendHex(UInt64(start), width: 4)
+      out.append("-")
+      out.appendHex(UInt64(end), width: 4)
+    }
+    switch parameters {
+    case .handleRange(let start, let end): range(start, end)
+    case .readByType(let start, let end, let type):
+      range(start, end)
+      out.append(" type ")
+      out.append(type.description)
+    case .findByTypeValue(let start, let end, let type, _):
+      range(start, end)
+      out.append(" type ")
+      out.appendHexDigits(UInt64(type), width: 4)
+    case .readBlob(_, let offset), .prepareWrite(_, let offset, _):
+      out.append(" offset ")
+      out.appendDecimal(Int(offset))
+    case .executeWrite(let flags):
+      out.append(flags == 0 ? " cancel" : " write")
+    default: break
+    }
+  }
+
+  private static func appendValue(_ bytes: UnsafeRawBufferPointer, _ value: ByteRange, into out: inout OutputBuffer) {
+    let end = min(bytes.count, value.start + value.count)
+    let start = min(value.start, end)
+    out.append(" value ")
+    if start == end { return out.append("(empty)") }
+    out.appendHexBytes(bytes[start..<min(end, start + valueBytesShown)])
+    if end - start > valueBytesShown { out.append("…") }
+  }
+}
