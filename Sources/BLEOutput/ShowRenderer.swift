@@ -256,6 +256,10 @@ enum JSONRecord {
     appendField(",\"subevent\":", hci.subevent, into: &out)
     appendField(",\"status\":", hci.status, into: &out)
     appendField(",\"handle\":", hci.handle, into: &out)
+    if hci.type == .command || hci.type == .event {
+      out.append(",\"name\":")
+      out.appendJSONString(hci.name)
+    }
     out.append("}")
   }
 
