@@ -24,7 +24,7 @@ let package = Package(
       swiftSettings: [.enableExperimentalFeature("Lifetimes")]
     ),
     .target(name: "BLEAnalysis", dependencies: ["BLEDissect"]),
-    .target(name: "BLEOutput", dependencies: ["BLEAnalysis"]),
+    .target(name: "BLEOutput", dependencies: ["BLEAnalysis"], exclude: ["Schemas"]),
     .executableTarget(
       name: "bleanalyze",
       dependencies: [
