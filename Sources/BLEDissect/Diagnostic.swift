@@ -32,6 +32,9 @@ public struct Diagnostic: Hashable, Sendable {
 
   /// Ids that BLEAnalysis emits, from what it follows across records.
   static let analysis: [(id: String, meaning: String)] = [
-    ("att.mtu.exceeded", "an ATT PDU on the fixed channel is larger than the ATT_MTU the two sides agreed on")
+    (
+      "att.mtu.exceeded",
+      "an ATT PDU is larger than its bearer's ATT_MTU (agreed by Exchange MTU, or an EATT channel's MTU)"
+    )
   ]
 }

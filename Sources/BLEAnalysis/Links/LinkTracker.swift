@@ -162,9 +162,9 @@ public struct LinkTracker {
     defer { links[key] = link }
     let time = record.timestamp.unixMicroseconds
     let fixedChannel = l2cap.cid == L2CAPChannelID.attribute.rawValue
-    if fixedChannel, let mtu = link.effectiveMTU {
+    if let mtu = fixedChannel ? link.effectiveMTU : l2cap.channelMTU {
       analyzed.mtu = mtu
-      if l2cap.payload.count > Int(mtu), !l2cap.isCut, analyzed.decoded.l2cap?.sduLength == nil {
+      if l2cap.payload.count > Int(mtu), !l2cap.isCut {
         analyzed.decoded.diagnostics.append(
           Diagnostic(
             id: "att.mtu.exceeded", severity: .warning,

@@ -75,6 +75,9 @@ public struct L2CAPLayer: Hashable, Sendable {
   /// The CID the other direction of a dynamic channel carries, when its setup was seen
   /// (fixed channels use the same CID both ways).
   public var peerCID: UInt16?
+  /// The MTU that the receiving endpoint of a credit-based channel announced: the
+  /// largest SDU it takes (for EATT, its ATT_MTU).
+  public var channelMTU: UInt16?
   /// The payload (for a credit-based channel, the SDU once complete).
   public var payload: ByteRange
   /// The L2CAP SDU Length of the first K-frame of an SDU.

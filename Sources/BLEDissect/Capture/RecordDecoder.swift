@@ -147,6 +147,7 @@ public struct RecordDecoder {
     {
       layer.psm = channel.psm
       layer.peerCID = channel.peerCID
+      if channel.mode != .basic { layer.channelMTU = channel.mtu }
       carriesATT = channel.carriesATT
       if channel.mode != .basic {
         if payload.count >= 2, !pendingSDUs.contains(thisGroup) {
