@@ -147,9 +147,9 @@ public struct RecordDecoder {
     {
       layer.psm = channel.psm
       layer.peerCID = channel.peerCID
-      if channel.mode != .basic { layer.channelMTU = channel.mtu }
       carriesATT = channel.carriesATT
       if channel.mode != .basic {
+        layer.channelMTU = channel.mtu
         if payload.count >= 2, !pendingSDUs.contains(thisGroup) {
           layer.sduLength = UInt16(buffer[payload.start]) | UInt16(buffer[payload.start + 1]) << 8
         }
@@ -199,18 +199,19 @@ public struct RecordDecoder {
     _ decoded: inout DecodedRecord
   ) {
     let bytes = UnsafeRawBufferPointer(rebasing: buffer[payload.start..<payload.start + payload.count])
-    var c = ByteCursor(bytes.bytes, base: payload.start, layer: .l2cap)
+    let isSignaling = cid == L2CAPChannelID.leSignaling.rawValue || cid == L2CAPChannelID.signaling.rawValue
+    let isSMP =
+      cid == L2CAPChannelID.securityManager.rawValue || cid == L2CAPChannelID.brEdrSecurityManager.rawValue
+    var c = ByteCursor(bytes.bytes, base: payload.start, layer: carriesATT ? .att : isSMP ? .smp : .l2cap)
     do throws(DecodeError) {
       if carriesATT {
-        c = ByteCursor(bytes.bytes, base: payload.start, layer: .att)
         decoded.att = try ATTPDU.decode(&c, diagnostics: &decoded.diagnostics)
-      } else if cid == L2CAPChannelID.leSignaling.rawValue || cid == L2CAPChannelID.signaling.rawValue {
+      } else if isSignaling {
         try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &decoded.diagnostics) { pdu in
           if decoded.signaling == nil { decoded.signaling = pdu }
           channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
         }
-      } else if cid == L2CAPChannelID.securityManager.rawValue || cid == L2CAPChannelID.brEdrSecurityManager.rawValue {
-        c = ByteCursor(bytes.bytes, base: payload.start, layer: .smp)
+      } else if isSMP {
         decoded.smp = try SMPPDU.decode(&c, diagnostics: &decoded.diagnostics)
       }
     } catch {
