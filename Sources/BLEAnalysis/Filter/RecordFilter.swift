@@ -52,6 +52,7 @@ public enum RecordFilter {
     c.add("l2cap.length", .integer) { int($0.analyzed.decoded.l2cap?.length) }
     c.add("l2cap.psm", .integer) { int($0.analyzed.decoded.l2cap?.psm) }
     c.add("l2cap.fragments", .integer) { int($0.analyzed.decoded.l2cap?.fragments) }
+    c.add("l2cap.sdu_length", .integer) { int($0.analyzed.decoded.l2cap?.sduLength) }
     c.add("l2cap.signaling") { $0.analyzed.decoded.signaling != nil }
     c.add("l2cap.signaling.code", .integer) { int($0.analyzed.decoded.signaling?.code.rawValue) }
     c.add("l2cap.signaling.name", .string) { input in
@@ -71,7 +72,10 @@ public enum RecordFilter {
     c.add("att.error", .integer) { int($0.analyzed.decoded.att?.error?.rawValue) }
     c.add("att.error_name", .string) { input in input.analyzed.decoded.att?.error.map { .string($0.name) } }
     c.add("att.request_frame", .integer) { int($0.analyzed.exchange?.requestFrame) }
+    c.add("att.request_opcode", .integer) { int($0.analyzed.decoded.att?.requestOpcode?.rawValue) }
+    c.add("att.latency_ms", .integer) { int($0.analyzed.exchange.map { $0.latencyMicroseconds / 1000 }) }
     c.add("att.latency_us", .integer) { int($0.analyzed.exchange?.latencyMicroseconds) }
+    c.add("att.rx_mtu", .integer) { int($0.analyzed.decoded.att?.mtu) }
     c.add("att.mtu", .integer) { int($0.analyzed.mtu) }
 
     c.add("smp") { $0.analyzed.decoded.smp != nil }
