@@ -15,7 +15,7 @@ enum RecordLine {
     let decoded = analyzed.decoded
     if let hci = decoded.hci {
       switch hci.type {
-      case .command, .event: appendControl(record, hci, into: &out)
+      case .command, .event: appendControl(hci, decoded.hciParameters, into: &out)
       default:
         if let acl = decoded.acl {
           out.append("handle ")
@@ -45,7 +45,7 @@ enum RecordLine {
     }
   }
 
-  private static func appendControl(_ record: Record, _ hci: HCILayer, into out: inout OutputBuffer) {
+  private static func appendControl(_ hci: HCILayer, _ parameters: [Field], into out: inout OutputBuffer) {
     out.append(hci.name)
     var summary: [String]
     if let event = hci.event {
@@ -60,7 +60,6 @@ enum RecordLine {
       summary = HCIParameters.summary(commandOpcode: hci.opcode ?? 0)
     }
     guard !summary.isEmpty else { return }
-    let parameters = DecodedRecord.hciParameters(record, hci).fields
     var first = true
     for name in summary {
       guard let field = parameters.lookup(name) else { continue }

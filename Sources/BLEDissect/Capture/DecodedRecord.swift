@@ -4,6 +4,8 @@ import BLECapture
 public struct DecodedRecord: Sendable {
   public var hci: HCILayer?
   public var acl: ACLLayer?
+  /// The parameters of an HCI command or event, decoded as far as the bytes go.
+  public var hciParameters: [Field] = []
   /// A Linux monitor record that carries no HCI packet.
   public var monitor: MonitorOpcode?
   /// A PacketLogger record that carries no HCI packet.

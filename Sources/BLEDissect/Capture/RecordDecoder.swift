@@ -57,11 +57,29 @@ public struct RecordDecoder {
       decodeACL(record, acl, fragment: UnsafeRawBufferPointer(rebasing: raw[payloadStart...]), into: &decoded)
       return
     }
-    if let hci = decoded.hci, type == .command || type == .event, !record.isCutBySource {
-      let (fields, error) = DecodedRecord.hciParameters(record, hci)
-      decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: fields)
+    if let hci = decoded.hci, type == .command || type == .event {
+      let error = Self.decodeParameters(record, hci, into: &decoded.hciParameters)
+      // A record cut by its source ends early by design; that is not malformed.
+      if !record.isCutBySource {
+        decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: decoded.hciParameters)
+      }
     }
     if decoded.hci?.event == 0x05 { forgetDisconnected(raw, adapter: record.adapter) }
+  }
+
+  /// The parameters of an HCI command or event, decoded as far as the bytes go.
+  private static func decodeParameters(_ record: Record, _ hci: HCILayer, into fields: inout [Field]) -> DecodeError? {
+    let headerSize: Int
+    switch hci.type {
+    case .command: headerSize = 3
+    case .event: headerSize = 2
+    default: return nil
+    }
+    guard record.bytes.count >= headerSize else { return nil }
+    let raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(record.bytes)[headerSize...])
+    var c = ByteCursor(raw.bytes, base: headerSize, layer: .hci)
+    if let event = hci.event { return HCIParameters.event(code: event, &c, into: &fields) }
+    return HCIParameters.command(opcode: hci.opcode ?? 0, &c, into: &fields)
   }
 
   /// Disconnection Complete: Status, Connection_Handle, Reason. The handle's state goes,

@@ -20,27 +20,6 @@ extension HCILayer {
 
 /// The verbose field tree of a record (`show -v`), layer by layer. Built on demand.
 extension DecodedRecord {
-  /// The parameters of an HCI command or event, decoded as far as the bytes go.
-  public static func hciParameters(_ record: Record, _ hci: HCILayer) -> (fields: [Field], error: DecodeError?) {
-    var fields: [Field] = []
-    let headerSize: Int
-    switch hci.type {
-    case .command: headerSize = 3
-    case .event: headerSize = 2
-    default: return ([], nil)
-    }
-    guard record.bytes.count >= headerSize else { return ([], nil) }
-    let raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(record.bytes)[headerSize...])
-    var c = ByteCursor(raw.bytes, base: headerSize, layer: .hci)
-    let error: DecodeError? =
-      if let event = hci.event {
-        HCIParameters.event(code: event, &c, into: &fields)
-      } else {
-        HCIParameters.command(opcode: hci.opcode ?? 0, &c, into: &fields)
-      }
-    return (fields, error)
-  }
-
   public func fields(_ record: Record) -> [Field] {
     var tree: [Field] = []
     if let hci {
@@ -52,7 +31,7 @@ extension DecodedRecord {
         } else {
           code = Field("HCI Command", .code(UInt64(hci.opcode ?? 0), hexDigits: 4, name: hci.name))
         }
-        code.children = Self.hciParameters(record, hci).fields
+        code.children = hciParameters
         tree.append(code)
       default:
         tree.append(Field("HCI Packet Type", .code(UInt64(hci.type.rawValue), hexDigits: 2, name: hci.type.name)))
