@@ -48,25 +48,14 @@ public struct ATTPDU: Hashable, Sendable {
           "unknown opcode 0x\(hex(opcode.rawValue)) with \(count) parameter \(count == 1 ? "byte" : "bytes")"))
       return ATTPDU(opcode: opcode, parameters: .unknown(c.readRemainingRange()))
     }
-    if !row.length.allows(count) {
-      diagnostics.append(
-        Diagnostic(id: "att.length.invalid", severity: .warning, row.length.violation(row.name, count: count)))
-      if count < row.length.minimum {
-        return ATTPDU(opcode: opcode, parameters: .malformed(c.readRemainingRange()))
-      }
-    }
     // The same parameters again, for the checks that need their bytes.
     var probe = c
-    let parameters: ATTParameters
-    do throws(DecodeError) {
-      parameters = try row.parse(&c)
-    } catch {
-      diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
-      _ = c.readRemainingRange()
+    guard
+      let parameters = row.length.parse(
+        row.name, &c, lengthID: "att.length.invalid", diagnostics: &diagnostics, row.parse)
+    else {
       return ATTPDU(opcode: opcode, parameters: .malformed(ByteRange(start: start, count: count)))
     }
-    // Bytes beyond an exact length (already reported) belong to no field.
-    _ = c.readRemainingRange()
     var pdu = ATTPDU(opcode: opcode, parameters: parameters)
     pdu.check(&probe, diagnostics: &diagnostics)
     return pdu

@@ -32,6 +32,28 @@ public enum PDULength: Hashable, Sendable {
     }
   }
 
+  /// The dispatcher of the ATT and SMP tables: checks the rest of `c` against the rule
+  /// and reads it with the row's `parse`, consuming it all (bytes beyond an exact length
+  /// are reported under `lengthID` and belong to no field). Nil when the parameters are
+  /// too short or cannot be read, with a diagnostic: the caller keeps them as malformed.
+  func parse<Parameters>(
+    _ name: String, _ c: inout ByteCursor, lengthID: String, diagnostics: inout [Diagnostic],
+    _ parse: (inout ByteCursor) throws(DecodeError) -> Parameters
+  ) -> Parameters? {
+    defer { _ = c.readRemainingRange() }
+    let count = c.remaining
+    if !allows(count) {
+      diagnostics.append(Diagnostic(id: lengthID, severity: .warning, violation(name, count: count)))
+      if count < minimum { return nil }
+    }
+    do throws(DecodeError) {
+      return try parse(&c)
+    } catch {
+      diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
+      return nil
+    }
+  }
+
   /// The diagnostic message for `count` parameter bytes that break the rule.
   func violation(_ name: String, count: Int) -> String {
     "\(messageName(name)) has \(count) parameter \(count == 1 ? "byte" : "bytes"), needs \(text)"

@@ -64,23 +64,12 @@ public struct SMPPDU: Hashable, Sendable {
           "unknown code 0x\(hex(code.rawValue)) with \(count) parameter \(count == 1 ? "byte" : "bytes")"))
       return SMPPDU(code: code, parameters: .unknown(c.readRemainingRange()))
     }
-    if !row.length.allows(count) {
-      diagnostics.append(
-        Diagnostic(id: "smp.length.invalid", severity: .warning, row.length.violation(row.name, count: count)))
-      if count < row.length.minimum {
-        return SMPPDU(code: code, parameters: .malformed(c.readRemainingRange()))
-      }
-    }
-    let parameters: SMPParameters
-    do throws(DecodeError) {
-      parameters = try row.parse(&c)
-    } catch {
-      // Unreachable while every row reads no more than its length rule allows.
-      diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
-      _ = c.readRemainingRange()
+    guard
+      let parameters = row.length.parse(
+        row.name, &c, lengthID: "smp.length.invalid", diagnostics: &diagnostics, row.parse)
+    else {
       return SMPPDU(code: code, parameters: .malformed(ByteRange(start: start, count: count)))
     }
-    _ = c.readRemainingRange()
     let pdu = SMPPDU(code: code, parameters: parameters)
     pdu.check(&diagnostics)
     return pdu
