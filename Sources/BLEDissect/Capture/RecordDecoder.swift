@@ -64,7 +64,9 @@ public struct RecordDecoder {
         decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: decoded.hciParameters)
       }
     }
-    if decoded.hci?.event == 0x05 { forgetDisconnected(raw, adapter: record.adapter) }
+    if decoded.hci?.event == HCIEventCode.disconnectionComplete.rawValue {
+      forgetDisconnected(decoded.hciParameters, adapter: record.adapter)
+    }
   }
 
   /// The parameters of an HCI command or event, decoded as far as the bytes go.
@@ -84,9 +86,11 @@ public struct RecordDecoder {
 
   /// Disconnection Complete: Status, Connection_Handle, Reason. The handle's state goes,
   /// because controllers hand the same handle to the next connection at once.
-  private mutating func forgetDisconnected(_ raw: UnsafeRawBufferPointer, adapter: UInt16?) {
-    guard raw.count >= 5, raw[2] == 0 else { return }
-    let handle = (UInt16(raw[3]) | UInt16(raw[4]) << 8) & 0x0FFF
+  private mutating func forgetDisconnected(_ parameters: [Field], adapter: UInt16?) {
+    guard parameters.lookup("Status")?.value.integer == 0,
+      let value = parameters.lookup("Connection_Handle")?.value.integer
+    else { return }
+    let handle = UInt16(truncatingIfNeeded: value) & 0x0FFF
     aclReassembler.reset(adapter: adapter, handle: handle)
     sduReassembler.reset(adapter: adapter, handle: handle)
     channels.reset(adapter: adapter, handle: handle)
@@ -104,7 +108,7 @@ public struct RecordDecoder {
       key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &decoded.diagnostics)
     var fragments = 1
     if isStart {
-      let cid = fragment.count >= 4 ? UInt16(fragment[2]) | UInt16(fragment[3]) << 8 : 0xFFFF
+      let cid = fragment.littleEndianUInt16(at: 2) ?? 0xFFFF
       pending[key] = (ReassemblyGroup(key: key, cid: cid), 1)
     } else if let entry = pending[key] {
       fragments = entry.fragments + 1
@@ -169,7 +173,7 @@ public struct RecordDecoder {
       if channel.mode != .basic {
         layer.channelMTU = channel.mtu
         if payload.count >= 2, !pendingSDUs.contains(thisGroup) {
-          layer.sduLength = UInt16(buffer[payload.start]) | UInt16(buffer[payload.start + 1]) << 8
+          layer.sduLength = buffer.littleEndianUInt16(at: payload.start)
         }
         let kframe = UnsafeRawBufferPointer(rebasing: buffer[payload.start..<payload.start + payload.count])
         switch sduReassembler.add(
