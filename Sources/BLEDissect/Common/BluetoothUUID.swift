@@ -47,3 +47,30 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension BluetoothUUID {
+  /// Parses `2a37`, `0x2A37`, `0000fe95` or the 36-character form (hyphens optional),
+  /// as people and the data contract write them.
+  public init?(_ text: some StringProtocol) {
+    var digits = Substring(text)
+    if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+    digits = Substring(digits.filter { $0 != "-" })
+    guard digits.allSatisfy(\.isHexDigit) else { return nil }
+    switch digits.count {
+    case 4: self.init(uuid16: UInt16(digits, radix: 16)!)
+    case 8: self.init(uuid32: UInt32(digits, radix: 16)!)
+    case 32:
+      let high = UInt64(digits.prefix(16), radix: 16)!
+      let low = UInt64(digits.suffix(16), radix: 16)!
+      self.init(uuid128: UInt128(high) << 64 | UInt128(low))
+    default: return nil
+    }
+  }
+
+  /// The shortest form that means the same UUID: a 128-bit UUID on the Base UUID
+  /// becomes its 16- or 32-bit alias, so `gatt` and lookups agree however it was carried.
+  public var normalized: BluetoothUUID {
+    guard let short = shortValue else { return BluetoothUUID(uuid128: value) }
+    return short <= 0xFFFF ? BluetoothUUID(uuid16: UInt16(short)) : BluetoothUUID(uuid32: short)
+  }
+}
