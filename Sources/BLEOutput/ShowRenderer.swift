@@ -219,6 +219,20 @@ enum JSONRecord {
     out.append(",\"name\":")
     out.appendJSONString(att.opcode.name)
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
+    if let attribute = analyzed.attribute {
+      if let uuid = attribute.uuid {
+        out.append(",\"uuid\":")
+        out.appendJSONString(uuid.normalized.description)
+      }
+      if let service = attribute.service {
+        out.append(",\"service\":")
+        out.appendJSONString(AttributeNames.name(of: service))
+      }
+      if let characteristic = attribute.characteristic {
+        out.append(",\"characteristic\":")
+        out.appendJSONString(AttributeNames.name(of: characteristic))
+      }
+    }
     switch att.parameters {
     case .handleRange(let start, let end), .readByType(let start, let end, _),
       .findByTypeValue(let start, let end, _, _):
@@ -243,6 +257,26 @@ enum JSONRecord {
       appendField(",\"request_frame\":", exchange.requestFrame, into: &out)
       out.append(",\"latency_ms\":")
       out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
+    }
+    if !analyzed.assembled.isEmpty {
+      out.append(",\"assembled\":[")
+      for (index, value) in analyzed.assembled.enumerated() {
+        out.append(index == 0 ? "{\"handle\":" : ",{\"handle\":")
+        out.appendDecimal(Int(value.handle))
+        if let uuid = value.attribute?.uuid {
+          out.append(",\"uuid\":")
+          out.appendJSONString(uuid.normalized.description)
+        }
+        out.append(",\"value\":\"")
+        out.appendHexBytes(value.value)
+        out.append("\",\"frames\":[")
+        for (i, frame) in value.frames.enumerated() {
+          if i > 0 { out.append(",") }
+          out.appendDecimal(frame)
+        }
+        out.append("]}")
+      }
+      out.append("]")
     }
     out.append("}")
   }

@@ -82,11 +82,10 @@ struct Show: ParsableCommand {
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
-      var decoder = RecordDecoder()
-      var tracker = LinkTracker()
+      var analyzer = Analyzer()
       var progress = ProgressMeter(label: path, stdoutIsOutput: true)
       while let record = source.next() {
-        let analyzed = tracker.analyze(record, decoder.decode(record))
+        let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)
         let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
         if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &out) }

@@ -24,6 +24,12 @@ public struct ATTExchange: Hashable, Sendable {
   /// The handle the request named.
   public var handle: UInt16?
   public var latencyMicroseconds: Int64
+  /// The Attribute (Group) Type a Read By (Group) Type or Find By Type Value request asked for.
+  public var requestType: BluetoothUUID?
+  /// The Attribute Value a Find By Type Value request searched for.
+  public var requestValue: [UInt8] = []
+  /// The Value Offset of a Read Blob or Prepare Write request.
+  public var requestOffset: UInt16?
 }
 
 /// A record with what was learned from the records before it.
@@ -36,6 +42,12 @@ public struct AnalyzedRecord: Sendable {
   public var mtu: UInt16?
   /// For a Pairing Response: the method the two feature sets select.
   public var pairingMethod: SMPPairingMethod?
+  /// For a successful Disconnection Complete: the connection that ended.
+  public var endedConnection: ConnectionRef?
+  /// What the ATT PDU's handle is in its server's GATT database (GATTTracker).
+  public var attribute: GATTAttribute?
+  /// Long reads and prepared writes this frame completes (GATTTracker).
+  public var assembled: [AssembledValue] = []
 
   public init(decoded: DecodedRecord) {
     self.decoded = decoded
@@ -72,6 +84,9 @@ public struct LinkTracker {
     var opcode: UInt8
     var handle: UInt16?
     var timestamp: Int64
+    var type: BluetoothUUID?
+    var value: [UInt8] = []
+    var offset: UInt16?
   }
 
   struct Link {
@@ -152,7 +167,10 @@ public struct LinkTracker {
       return
     }
     analyzed.conn = links[key]?.ref
-    if hci.event == 0x05, status == 0 { links[key] = nil }
+    if hci.event == 0x05, status == 0 {
+      analyzed.endedConnection = links[key]?.ref
+      links[key] = nil
+    }
   }
 
   // MARK: - ATT
@@ -174,8 +192,17 @@ public struct LinkTracker {
     switch att.opcode.kind {
     case .request, .indication:
       let bearer = Bearer(cid: l2cap.cid, direction: record.direction)
-      link.outstanding[bearer] = Outstanding(
+      var outstanding = Outstanding(
         frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
+      switch att.parameters {
+      case .readByType(_, _, let type): outstanding.type = type
+      case .findByTypeValue(_, _, let type, let value):
+        outstanding.type = BluetoothUUID(uuid16: type)
+        outstanding.value = analyzed.decoded.withPayloadBytes(record) { $0.copy(value) }
+      case .readBlob(_, let offset), .prepareWrite(_, let offset, _): outstanding.offset = offset
+      default: break
+      }
+      link.outstanding[bearer] = outstanding
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
     case .response, .confirmation, .error:
       let bearer = Bearer(
@@ -191,7 +218,8 @@ public struct LinkTracker {
       link.outstanding[bearer] = nil
       analyzed.exchange = ATTExchange(
         requestFrame: request.frame, requestOpcode: request.opcode, handle: request.handle,
-        latencyMicroseconds: time - request.timestamp)
+        latencyMicroseconds: time - request.timestamp, requestType: request.type, requestValue: request.value,
+        requestOffset: request.offset)
       if fixedChannel, let serverMTU = att.mtu, let clientMTU = link.clientMTU {
         link.effectiveMTU = max(Self.defaultLEMTU, min(clientMTU, serverMTU))
       }

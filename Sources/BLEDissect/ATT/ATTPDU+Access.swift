@@ -92,7 +92,7 @@ extension ATTPDU {
 
 extension UnsafeRawBufferPointer {
   /// The offsets `range` covers, clamped to the buffer.
-  func bounds(of range: ByteRange) -> Range<Int> {
+  public func bounds(of range: ByteRange) -> Range<Int> {
     let start = Swift.max(0, Swift.min(range.start, count))
     let end = Swift.max(start, Swift.min(range.start &+ Swift.max(0, range.count), count))
     return start..<end

@@ -160,8 +160,7 @@ extension ATTPDU {
   }
 
   private static func uuid(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int) -> BluetoothUUID {
-    let value = bytes.littleEndianUInt128(at: offset, width: width) ?? 0
-    return width == 2 ? BluetoothUUID(uuid16: UInt16(truncatingIfNeeded: value)) : BluetoothUUID(uuid128: value)
+    bytes.bluetoothUUID(at: offset, width: width) ?? BluetoothUUID(uuid16: 0)
   }
 
   /// Find Information Response Format (Core 6.0, Vol 3, Part F, 3.4.3.2, Table 3.8).

@@ -70,7 +70,7 @@ func messageName(_ name: String) -> String {
 
 extension UnsafeRawBufferPointer {
   /// The little-endian UInt16 at `offset`, nil when it is not all there.
-  func littleEndianUInt16(at offset: Int) -> UInt16? {
+  public func littleEndianUInt16(at offset: Int) -> UInt16? {
     guard offset >= 0, offset <= count - 2 else { return nil }
     return UInt16(self[offset]) | UInt16(self[offset + 1]) << 8
   }
@@ -86,8 +86,20 @@ extension UnsafeRawBufferPointer {
     return value
   }
 
+  /// A UUID carried little-endian in `width` bytes (2, 4 or 16), nil when cut short
+  /// or of another width.
+  public func bluetoothUUID(at offset: Int, width: Int) -> BluetoothUUID? {
+    guard let value = littleEndianUInt128(at: offset, width: width) else { return nil }
+    switch width {
+    case 2: return BluetoothUUID(uuid16: UInt16(truncatingIfNeeded: value))
+    case 4: return BluetoothUUID(uuid32: UInt32(truncatingIfNeeded: value))
+    case 16: return BluetoothUUID(uuid128: value)
+    default: return nil
+    }
+  }
+
   /// A copy of the bytes `range` points at, clamped to the buffer (for field trees).
-  func copy(_ range: ByteRange) -> [UInt8] {
+  public func copy(_ range: ByteRange) -> [UInt8] {
     Array(self[bounds(of: range)])
   }
 }

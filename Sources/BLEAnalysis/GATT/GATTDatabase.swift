@@ -1,0 +1,248 @@
+import BLEDissect
+
+/// A service as discovery reported it: its declaration handle (`start`), the last
+/// handle of its group, its UUID, and whether it is primary.
+public struct GATTService: Hashable, Sendable {
+  public var start: UInt16
+  public var end: UInt16
+  public var uuid: BluetoothUUID
+  public var primary: Bool
+
+  public init(start: UInt16, end: UInt16, uuid: BluetoothUUID, primary: Bool) {
+    self.start = start
+    self.end = end
+    self.uuid = uuid
+    self.primary = primary
+  }
+}
+
+/// An Include declaration: the included service's handle range and, when it is a
+/// 16-bit one, its UUID (Core 6.0, Vol 3, Part G, 3.2).
+public struct GATTInclude: Hashable, Sendable {
+  public var handle: UInt16
+  public var start: UInt16
+  public var end: UInt16
+  public var uuid: BluetoothUUID?
+
+  public init(handle: UInt16, start: UInt16, end: UInt16, uuid: BluetoothUUID?) {
+    self.handle = handle
+    self.start = start
+    self.end = end
+    self.uuid = uuid
+  }
+}
+
+/// A Characteristic declaration: Characteristic Properties, Value Handle and UUID
+/// (Core 6.0, Vol 3, Part G, 3.3.1).
+public struct GATTCharacteristic: Hashable, Sendable {
+  public var declaration: UInt16
+  public var properties: UInt8
+  public var value: UInt16
+  public var uuid: BluetoothUUID
+
+  public init(declaration: UInt16, properties: UInt8, value: UInt16, uuid: BluetoothUUID) {
+    self.declaration = declaration
+    self.properties = properties
+    self.value = value
+    self.uuid = uuid
+  }
+
+  /// Characteristic Properties bit names (Core 6.0, Vol 3, Part G, 3.3.1.1, Table 3.5),
+  /// bit 0 first.
+  public static let propertyNames = [
+    "Broadcast", "Read", "Write Without Response", "Write", "Notify", "Indicate",
+    "Authenticated Signed Writes", "Extended Properties",
+  ]
+
+  public var propertyNames: [String] {
+    Self.propertyNames.indices.filter { properties & (1 << $0) != 0 }.map { Self.propertyNames[$0] }
+  }
+}
+
+/// What one attribute handle is, as far as discovery tells.
+public struct GATTAttribute: Hashable, Sendable {
+  public enum Kind: String, Hashable, Sendable {
+    case service, include, characteristic, value, descriptor
+  }
+
+  public var kind: Kind
+  /// The attribute type: the declaration UUID (0x2800–0x2803), the characteristic's
+  /// UUID for its value, or the descriptor's UUID. Nil for a handle inside a
+  /// characteristic whose descriptors were not discovered.
+  public var uuid: BluetoothUUID?
+  public var service: BluetoothUUID?
+  public var characteristic: BluetoothUUID?
+}
+
+/// The attributes of one GATT server that discovery revealed, by handle. Discovery
+/// may arrive in any order and in part; lookups place each handle in its service and
+/// characteristic by handle order (Core 6.0, Vol 3, Part G, 3.1–3.3).
+public struct GATTDatabase: Hashable, Sendable {
+  public private(set) var services: [UInt16: GATTService] = [:]
+  public private(set) var includes: [UInt16: GATTInclude] = [:]
+  public private(set) var characteristics: [UInt16: GATTCharacteristic] = [:]
+  /// Descriptor handles and their UUIDs (Find Information).
+  public private(set) var descriptors: [UInt16: BluetoothUUID] = [:]
+
+  /// Declaration handles in order, rebuilt after every change.
+  private var serviceStarts: [UInt16] = []
+  private var characteristicHandles: [UInt16] = []
+
+  public init() {}
+
+  public var isEmpty: Bool { services.isEmpty && characteristics.isEmpty && descriptors.isEmpty }
+
+  public mutating func add(_ service: GATTService) {
+    // A service rediscovered with another range replaces the ones it overlaps.
+    for start in serviceStarts where start != service.start {
+      if let other = services[start], other.start <= service.end, service.start <= other.end {
+        services[start] = nil
+      }
+    }
+    services[service.start] = service
+    serviceStarts = services.keys.sorted()
+  }
+
+  public mutating func add(_ include: GATTInclude) { includes[include.handle] = include }
+
+  public mutating func add(_ characteristic: GATTCharacteristic) {
+    characteristics[characteristic.declaration] = characteristic
+    descriptors[characteristic.declaration] = nil
+    descriptors[characteristic.value] = nil
+    characteristicHandles = characteristics.keys.sorted()
+  }
+
+  /// A handle from Find Information. Declarations and values found that way are
+  /// already known from the other discovery procedures; the rest are descriptors.
+  public mutating func addInformation(handle: UInt16, uuid: BluetoothUUID) {
+    let type = uuid.shortValue
+    guard type.map({ !(0x2800...0x2803).contains($0) }) ?? true else { return }
+    if characteristics.values.contains(where: { $0.value == handle }) { return }
+    descriptors[handle] = uuid
+  }
+
+  /// Forgets every attribute in `range`, as a Service Changed indication asks.
+  public mutating func invalidate(_ range: ClosedRange<UInt16>) {
+    services = services.filter { !range.contains($0.key) }
+    includes = includes.filter { !range.contains($0.key) }
+    characteristics = characteristics.filter { !range.contains($0.key) }
+    descriptors = descriptors.filter { !range.contains($0.key) }
+    serviceStarts = services.keys.sorted()
+    characteristicHandles = characteristics.keys.sorted()
+  }
+
+  /// The service whose group holds `handle`.
+  public func service(containing handle: UInt16) -> GATTService? {
+    guard let start = Self.last(in: serviceStarts, atMost: handle), let service = services[start],
+      handle <= service.end
+    else { return nil }
+    return service
+  }
+
+  /// The characteristic whose declaration, value or descriptors `handle` is: the last
+  /// declaration at or before it, within the same service when that is known.
+  public func characteristic(containing handle: UInt16) -> GATTCharacteristic? {
+    guard let declaration = Self.last(in: characteristicHandles, atMost: handle),
+      let characteristic = characteristics[declaration]
+    else { return nil }
+    // Not past the end of the characteristic's service, nor across a service start.
+    if let own = service(containing: declaration), handle > own.end { return nil }
+    if let service = service(containing: handle), declaration < service.start { return nil }
+    return characteristic
+  }
+
+  /// What `handle` is, or nil when discovery said nothing about it.
+  public func attribute(at handle: UInt16) -> GATTAttribute? {
+    let service = service(containing: handle)
+    if let service, service.start == handle {
+      return GATTAttribute(
+        kind: .service, uuid: BluetoothUUID(uuid16: service.primary ? 0x2800 : 0x2801), service: service.uuid)
+    }
+    if includes[handle] != nil {
+      return GATTAttribute(kind: .include, uuid: BluetoothUUID(uuid16: 0x2802), service: service?.uuid)
+    }
+    guard let characteristic = characteristic(containing: handle) else {
+      if let uuid = descriptors[handle] {
+        return GATTAttribute(kind: .descriptor, uuid: uuid, service: service?.uuid)
+      }
+      return service.map { GATTAttribute(kind: .descriptor, uuid: nil, service: $0.uuid) }
+    }
+    let (kind, uuid): (GATTAttribute.Kind, BluetoothUUID?) =
+      switch handle {
+      case characteristic.declaration: (.characteristic, BluetoothUUID(uuid16: 0x2803))
+      case characteristic.value: (.value, characteristic.uuid)
+      default: (.descriptor, descriptors[handle])
+      }
+    return GATTAttribute(kind: kind, uuid: uuid, service: service?.uuid, characteristic: characteristic.uuid)
+  }
+
+  /// Finds the characteristic value handle carrying `uuid`, first by handle order.
+  public func valueHandle(of uuid: BluetoothUUID) -> UInt16? {
+    characteristicHandles.lazy.compactMap { self.characteristics[$0] }.first { $0.uuid == uuid }?.value
+  }
+
+  /// The largest element of the sorted `handles` that is at most `handle`.
+  private static func last(in handles: [UInt16], atMost handle: UInt16) -> UInt16? {
+    var low = 0
+    var high = handles.count
+    while low < high {
+      let middle = (low + high) / 2
+      if handles[middle] <= handle { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : handles[low - 1]
+  }
+}
+
+extension GATTDatabase {
+  /// The database as a tree in handle order, for `gatt` and `--export-db`.
+  public struct ServiceNode: Sendable {
+    public var service: GATTService?
+    public var includes: [GATTInclude]
+    public var characteristics: [CharacteristicNode]
+  }
+
+  public struct CharacteristicNode: Sendable {
+    public var characteristic: GATTCharacteristic
+    public var descriptors: [(handle: UInt16, uuid: BluetoothUUID)]
+  }
+
+  /// Services in handle order with their includes, characteristics and descriptors.
+  /// Characteristics or descriptors found outside any known service come in a node
+  /// whose `service` is nil.
+  public var tree: [ServiceNode] {
+    var nodes = serviceStarts.compactMap { services[$0] }.map {
+      ServiceNode(service: $0, includes: [], characteristics: [])
+    }
+    var orphans = ServiceNode(service: nil, includes: [], characteristics: [])
+    func index(of handle: UInt16) -> Int? {
+      nodes.firstIndex { $0.service.map { ($0.start...$0.end).contains(handle) } ?? false }
+    }
+    for handle in includes.keys.sorted() {
+      if let i = index(of: handle) { nodes[i].includes.append(includes[handle]!) }
+    }
+    for declaration in characteristicHandles {
+      let node = CharacteristicNode(characteristic: characteristics[declaration]!, descriptors: [])
+      if let i = index(of: declaration) {
+        nodes[i].characteristics.append(node)
+      } else {
+        orphans.characteristics.append(node)
+      }
+    }
+    for handle in descriptors.keys.sorted() {
+      let entry = (handle: handle, uuid: descriptors[handle]!)
+      if let i = index(of: handle),
+        let c = nodes[i].characteristics.lastIndex(where: {
+          $0.characteristic.declaration < handle
+        })
+      {
+        nodes[i].characteristics[c].descriptors.append(entry)
+      } else if let c = orphans.characteristics.lastIndex(where: { $0.characteristic.declaration < handle }),
+        index(of: handle) == nil
+      {
+        orphans.characteristics[c].descriptors.append(entry)
+      }
+    }
+    if !orphans.characteristics.isEmpty { nodes.append(orphans) }
+    return nodes
+  }
+}

@@ -1,0 +1,261 @@
+import BLECapture
+import BLEDissect
+
+/// Which GATT server a database belongs to: a peer by its address (kept across
+/// reconnections), the local host by adapter, or, when the capture never shows the
+/// peer's address, the connection itself.
+public struct GATTServerKey: Hashable, Sendable {
+  public var address: DeviceAddress?
+  public var isLocal: Bool
+  var adapter: UInt16?
+  var connection: Int?
+}
+
+/// One GATT server and what discovery (or `--import-db`) revealed of it.
+public struct GATTServer: Sendable {
+  public var key: GATTServerKey
+  public var database: GATTDatabase
+}
+
+/// A value that took several PDUs to carry: a long read (Read Response + Read Blob
+/// Responses) or a prepared write (Prepare Write Requests + Execute Write Request).
+public struct AssembledValue: Hashable, Sendable {
+  public var handle: UInt16
+  public var value: [UInt8]
+  /// The frames whose PDUs carried the parts, in order.
+  public var frames: [Int]
+  public var attribute: GATTAttribute?
+}
+
+/// Rebuilds each server's GATT database from the discovery in the capture, names the
+/// attribute every ATT PDU is about, and reassembles long reads and prepared writes.
+/// Per-connection state goes at disconnection; databases stay, per server.
+public struct GATTTracker {
+  public private(set) var servers: [GATTServer] = []
+  private var serverIndex: [GATTServerKey: Int] = [:]
+  private var imported: [DeviceAddress: GATTDatabase] = [:]
+  /// Read BD_ADDR answers, per adapter: the local server's address.
+  private var localAddresses: [UInt16?: DeviceAddress] = [:]
+  private var links: [Int: LinkState] = [:]
+
+  struct Bearer: Hashable {
+    var connection: Int
+    var cid: UInt16
+  }
+
+  struct LinkState {
+    var longReads: [UInt16: AssembledValue] = [:]
+    var preparedWrites: [UInt16: [(handle: UInt16, offset: UInt16, value: [UInt8], frame: Int)]] = [:]
+  }
+
+  /// `imported` databases (from `--import-db`) name handles of captures that lack the
+  /// discovery: by peer address, or, when only one is given, for every connection
+  /// whose peer the capture does not show.
+  public init(imported: [(address: DeviceAddress?, database: GATTDatabase)] = []) {
+    for entry in imported {
+      if let address = entry.address { self.imported[address] = entry.database }
+    }
+  }
+
+  public mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
+    if let ended = analyzed.endedConnection { links[ended.id] = nil }
+    guard let att = analyzed.decoded.att, let conn = analyzed.conn, let l2cap = analyzed.decoded.l2cap else {
+      if analyzed.decoded.hci?.event == 0x0E { noteLocalAddress(record, analyzed.decoded) }
+      return
+    }
+    let key = serverKey(conn, record: record, opcode: att.opcode)
+    let index = server(for: key)
+    let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
+    let decoded = analyzed.decoded
+    decoded.withPayloadBytes(record) { bytes in
+      learn(att, bytes, analyzed.exchange, into: &servers[index].database)
+      let database = servers[index].database
+      if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
+        analyzed.attribute = database.attribute(at: handle)
+      }
+      assemble(record, att, bytes, bearer, database, &analyzed)
+      if att.opcode == .handleValueIndication, analyzed.attribute?.uuid == Self.serviceChanged,
+        case .handleValue(_, let value) = att.parameters, let start = bytes.littleEndianUInt16(at: value.start),
+        let end = bytes.littleEndianUInt16(at: value.start + 2), value.count >= 4, start <= end
+      {
+        servers[index].database.invalidate(start...end)
+      }
+    }
+  }
+
+  static let serviceChanged = BluetoothUUID(uuid16: 0x2A05)
+
+  /// A request over a handle range, or the Error Response to one: its handle is where
+  /// a search starts, not an attribute.
+  static func searchesRange(_ att: ATTPDU) -> Bool {
+    let opcode = att.requestOpcode ?? att.opcode
+    return [.findInformationRequest, .findByTypeValueRequest, .readByTypeRequest, .readByGroupTypeRequest]
+      .contains(opcode)
+  }
+
+  // MARK: - Servers
+
+  private mutating func noteLocalAddress(_ record: Record, _ decoded: DecodedRecord) {
+    guard decoded.hciParameters.lookup("Command_Opcode")?.value.integer == 0x1009,
+      decoded.hciParameters.lookup("Status")?.value.integer == 0,
+      case .address(let address) = decoded.hciParameters.lookup("BD_ADDR")?.value
+    else { return }
+    localAddresses[record.adapter] = address
+  }
+
+  /// The server is whoever sends responses, notifications and indications: the peer,
+  /// unless the host sent them (a capture on the peripheral's side).
+  private func serverKey(_ conn: ConnectionRef, record: Record, opcode: ATTOpcode) -> GATTServerKey {
+    let fromServer =
+      switch opcode.kind {
+      case .response, .error, .notification, .indication: true
+      default: false
+      }
+    let hostSent = record.direction == .sent
+    if fromServer == hostSent, record.direction != nil {
+      return GATTServerKey(address: localAddresses[record.adapter], isLocal: true, adapter: record.adapter)
+    }
+    if let peer = conn.peer { return GATTServerKey(address: peer, isLocal: false) }
+    if imported.count == 1, let only = imported.keys.first { return GATTServerKey(address: only, isLocal: false) }
+    return GATTServerKey(address: nil, isLocal: false, adapter: record.adapter, connection: conn.id)
+  }
+
+  private mutating func server(for key: GATTServerKey) -> Int {
+    if let index = serverIndex[key] { return index }
+    let database = (key.isLocal ? nil : key.address.flatMap { imported[$0] }) ?? GATTDatabase()
+    servers.append(GATTServer(key: key, database: database))
+    serverIndex[key] = servers.count - 1
+    return servers.count - 1
+  }
+
+  // MARK: - Discovery
+
+  /// Adds what a discovery response says to `database` (Core 6.0, Vol 3, Part G, 4.4–4.7).
+  private func learn(
+    _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ exchange: ATTExchange?, into database: inout GATTDatabase
+  ) {
+    let type = exchange?.requestType?.shortValue
+    switch att.parameters {
+    case .attributeDataList(let length, let list) where att.opcode == .readByGroupTypeResponse:
+      guard type == 0x2800 || type == 0x2801 else { return }
+      for offset in entries(bytes, list, size: Int(length)) {
+        guard let start = bytes.littleEndianUInt16(at: offset), let end = bytes.littleEndianUInt16(at: offset + 2),
+          let uuid = bytes.bluetoothUUID(at: offset + 4, width: Int(length) - 4)
+        else { continue }
+        database.add(GATTService(start: start, end: end, uuid: uuid, primary: type == 0x2800))
+      }
+    case .attributeDataList(let length, let list) where type == 0x2803:
+      for offset in entries(bytes, list, size: Int(length)) {
+        guard length >= 7, let declaration = bytes.littleEndianUInt16(at: offset),
+          let value = bytes.littleEndianUInt16(at: offset + 3),
+          let uuid = bytes.bluetoothUUID(at: offset + 5, width: Int(length) - 5)
+        else { continue }
+        database.add(
+          GATTCharacteristic(declaration: declaration, properties: bytes[offset + 2], value: value, uuid: uuid))
+      }
+    case .attributeDataList(let length, let list) where type == 0x2802:
+      for offset in entries(bytes, list, size: Int(length)) {
+        guard length >= 6, let handle = bytes.littleEndianUInt16(at: offset),
+          let start = bytes.littleEndianUInt16(at: offset + 2), let end = bytes.littleEndianUInt16(at: offset + 4)
+        else { continue }
+        let uuid = length == 8 ? bytes.bluetoothUUID(at: offset + 6, width: 2) : nil
+        database.add(GATTInclude(handle: handle, start: start, end: end, uuid: uuid))
+      }
+    case .findInformation(let format, let list):
+      guard let size = ATTParameters.findInformationEntrySize(format: format) else { return }
+      for offset in entries(bytes, list, size: size) {
+        guard let handle = bytes.littleEndianUInt16(at: offset),
+          let uuid = bytes.bluetoothUUID(at: offset + 2, width: size - 2)
+        else { continue }
+        database.addInformation(handle: handle, uuid: uuid)
+      }
+    case .handlesInformationList(let list):
+      guard type == 0x2800 || type == 0x2801, let value = exchange?.requestValue,
+        let uuid = value.withUnsafeBytes({ $0.bluetoothUUID(at: 0, width: value.count) })
+      else { return }
+      for offset in entries(bytes, list, size: 4) {
+        guard let start = bytes.littleEndianUInt16(at: offset), let end = bytes.littleEndianUInt16(at: offset + 2)
+        else { continue }
+        database.add(GATTService(start: start, end: end, uuid: uuid, primary: type == 0x2800))
+      }
+    default:
+      break
+    }
+  }
+
+  /// The offsets of the whole `size`-byte entries of `list`.
+  private func entries(_ bytes: UnsafeRawBufferPointer, _ list: ByteRange, size: Int) -> StrideTo<Int> {
+    let span = bytes.bounds(of: list)
+    guard size > 0 else { return stride(from: 0, to: 0, by: 1) }
+    return stride(from: span.lowerBound, to: span.upperBound - size + 1, by: size)
+  }
+
+  // MARK: - Long values
+
+  /// Long reads complete with the first Read Blob Response shorter than ATT_MTU − 1
+  /// (or an Error Response to a Read Blob); prepared writes with an Execute Write
+  /// Request that writes (Core 6.0, Vol 3, Part G, 4.8.3 and 4.9.4).
+  private mutating func assemble(
+    _ record: Record, _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ bearer: Bearer, _ database: GATTDatabase,
+    _ analyzed: inout AnalyzedRecord
+  ) {
+    let full = Int(analyzed.mtu ?? ATTPDU.minimumMTU) - 1
+    let cid = bearer.cid
+    switch att.parameters {
+    case .value(let range) where att.opcode == .readResponse:
+      guard let handle = analyzed.exchange?.handle else { return }
+      if range.count >= full {
+        links[bearer.connection, default: LinkState()].longReads[cid] = AssembledValue(
+          handle: handle, value: bytes.copy(range), frames: [record.frame], attribute: analyzed.attribute)
+      } else {
+        links[bearer.connection]?.longReads[cid] = nil
+      }
+    case .value(let range) where att.opcode == .readBlobResponse:
+      guard let handle = analyzed.exchange?.handle, let offset = analyzed.exchange?.requestOffset else { return }
+      var read = links[bearer.connection]?.longReads[cid]
+      if read?.handle != handle || read.map({ $0.value.count != Int(offset) }) ?? true {
+        // No Read Response before it (or a gap): a read that starts here.
+        guard offset == 0 else { return }
+        read = AssembledValue(handle: handle, value: [], frames: [], attribute: analyzed.attribute)
+      }
+      read!.value += bytes.copy(range)
+      read!.frames.append(record.frame)
+      if range.count >= full {
+        links[bearer.connection, default: LinkState()].longReads[cid] = read
+      } else {
+        links[bearer.connection]?.longReads[cid] = nil
+        analyzed.assembled = [read!]
+      }
+    case .error(let request, let handle, _) where request == .readBlobRequest:
+      guard let read = links[bearer.connection]?.longReads[cid], read.handle == handle else { return }
+      links[bearer.connection]?.longReads[cid] = nil
+      analyzed.assembled = [read]
+    case .prepareWrite(let handle, let offset, let value) where att.opcode == .prepareWriteRequest:
+      links[bearer.connection, default: LinkState()].preparedWrites[cid, default: []].append(
+        (handle, offset, bytes.copy(value), record.frame))
+    case .executeWrite(let flags):
+      guard let queue = links[bearer.connection]?.preparedWrites[cid] else { return }
+      links[bearer.connection]?.preparedWrites[cid] = nil
+      guard flags == 0x01 else { return }
+      var values: [AssembledValue] = []
+      for part in queue {
+        var index = values.firstIndex { $0.handle == part.handle }
+        if index == nil {
+          values.append(
+            AssembledValue(
+              handle: part.handle, value: [], frames: [], attribute: database.attribute(at: part.handle)))
+          index = values.count - 1
+        }
+        let start = Int(part.offset)
+        if values[index!].value.count < start + part.value.count {
+          values[index!].value += [UInt8](repeating: 0, count: start + part.value.count - values[index!].value.count)
+        }
+        values[index!].value.replaceSubrange(start..<start + part.value.count, with: part.value)
+        values[index!].frames.append(part.frame)
+      }
+      analyzed.assembled = values
+    default:
+      break
+    }
+  }
+}

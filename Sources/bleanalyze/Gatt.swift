@@ -1,0 +1,55 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEOutput
+
+struct Gatt: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "The GATT database of each server, rebuilt from the discovery in the capture.",
+    discussion: """
+      Services (primary and secondary), includes, characteristics with properties and value \
+      handles, and descriptors, per server: the peer (kept across reconnections by its \
+      address) or this host when the capture is on the peripheral's side. A Service Changed \
+      indication forgets the range it names. --export-db writes the JSON form, which \
+      --import-db (on show and gatt) reads back to name the handles of captures that lack \
+      the discovery.
+      """
+  )
+
+  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
+  var files: [String]
+
+  @Option(help: "Output format: text, json or ndjson.")
+  var format: RenderFormat = .text
+
+  @Option(
+    name: .customLong("export-db"),
+    help: ArgumentHelp("Also write the databases as JSON to this file.", valueName: "file"))
+  var exportPath: String?
+
+  @OptionGroup var importDB: DatabaseImportOption
+
+  mutating func run() throws {
+    var peers: [GATTRenderer.Peer] = []
+    let several = files.count > 1
+    let status = CaptureRun(importedDatabases: try importDB.load()).run(files) { path, analyzer in
+      peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {
+        GATTRenderer.Peer(server: $0, file: several ? path : nil)
+      }
+    }
+    var out = OutputBuffer()
+    GATTRenderer.render(peers, format: format, into: &out)
+    out.flush(force: true)
+    if let exportPath {
+      var document = OutputBuffer()
+      GATTRenderer.render(peers, format: .json, into: &document)
+      do {
+        try TextFile.write(document.bytes, to: exportPath)
+      } catch {
+        throw Failure(error)
+      }
+      report("wrote \(peers.count) GATT database\(peers.count == 1 ? "" : "s") to \(exportPath)")
+    }
+    if status != 0 { throw ExitCode(status) }
+  }
+}
