@@ -33,10 +33,10 @@ public enum GATTRenderer {
     case .json:
       out.append("{\"peers\":[")
       for (index, peer) in peers.enumerated() {
-        out.append(index == 0 ? "\n" : ",\n")
+        if index > 0 { out.append(",") }
         appendJSON(peer, into: &out)
       }
-      out.append("\n]}\n")
+      out.append("]}\n")
     case .ndjson:
       for peer in peers {
         appendJSON(peer, into: &out)

@@ -40,6 +40,8 @@ struct Show: ParsableCommand {
       discussion: "The format comes from the extension: .pcap, .pcapng, .btsnoop.", valueName: "out"))
   var write: String?
 
+  @OptionGroup var importDB: DatabaseImportOption
+
   func validate() throws {
     if let write, OutputFormat(fileName: write) == nil {
       throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
@@ -55,6 +57,7 @@ struct Show: ParsableCommand {
         throw ValidationError("bad --filter expression, \(error)")
       }
     }
+    let imported = try importDB.load()
     var out = OutputBuffer()
     var renderer = makeShowRenderer(format, verbose: verbose)
     var output: MatchWriter?
@@ -82,7 +85,7 @@ struct Show: ParsableCommand {
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
-      var analyzer = Analyzer()
+      var analyzer = Analyzer(importedDatabases: imported)
       var progress = ProgressMeter(label: path, stdoutIsOutput: true)
       while let record = source.next() {
         let analyzed = analyzer.analyze(record)

@@ -12,6 +12,7 @@ enum Schemas {
   static let record = folder.appending(path: "show-record.schema.json")
   /// The document of `show --format json`.
   static let document = folder.appending(path: "show.schema.json")
+  static let gatt = folder.appending(path: "gatt.schema.json")
 
   static let python3 = URL(fileURLWithPath: "/usr/bin/python3")
 
@@ -130,6 +131,28 @@ struct SchemaTests {
     #expect(result.status == 0, "\(result.text)\(result.stderr)")
   }
 
+  @Test("gatt --format json and ndjson validate", arguments: ["json", "ndjson"])
+  func gattValidates(format: String) {
+    var files = ["Samples/hr-sensor.btsnoop"]
+    if sharedAvailable {
+      files += syntheticCaptures().filter { !$0.hasPrefix("scale") }.map {
+        Paths.captures.appending(path: "synthetic/\($0)").path
+      }
+    }
+    for file in files {
+      let output = runRaw(["gatt", "--format", format, file])
+      #expect(output.status == 0, "\(file): \(output.stderr)")
+      #expect(output.text.contains("\"characteristics\":[{"), "\(file): expected a database")
+      // NDJSON lines are peers: wrap each into a document to validate it.
+      let documents =
+        format == "json"
+        ? output.text.trimmingCharacters(in: .newlines)
+        : lines(output.text).map { #"{"peers":["# + $0 + "]}" }.joined(separator: "\n")
+      let result = Schemas.validate(Data((documents + "\n").utf8), against: Schemas.gatt)
+      #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
+    }
+  }
+
   /// Records that break the contract, each with the place the validator must name.
   static let badRecords: [(record: String, place: String)] = [
     (#"{"frame":1,"ts":0.5,"dir":"up","adapter":null,"length":3}"#, "line 1: dir:"),
@@ -143,8 +166,8 @@ struct SchemaTests {
       "att/value:"
     ),
     (
-      #"{"frame":1,"ts":0.5,"dir":"rx","adapter":null,"length":3,"att":{"opcode":1,"name":"x","uuid":"2a37"}}"#,
-      "'uuid' was unexpected"
+      #"{"frame":1,"ts":0.5,"dir":"rx","adapter":null,"length":3,"att":{"opcode":1,"name":"x","frobnicate":1}}"#,
+      "'frobnicate' was unexpected"
     ),
     (
       #"{"frame":1,"ts":0.5,"dir":null,"adapter":null,"length":3,"diagnostics":[{"id":"Capture Cut","severity":"info","message":"x"}]}"#,

@@ -112,17 +112,19 @@ public struct GATTTracker {
       default: false
       }
     let hostSent = record.direction == .sent
+    // An unknown address takes the one imported database's, if there is only one.
+    let onlyImported = imported.count == 1 ? imported.keys.first : nil
     if fromServer == hostSent, record.direction != nil {
-      return GATTServerKey(address: localAddresses[record.adapter], isLocal: true, adapter: record.adapter)
+      let address = localAddresses[record.adapter] ?? onlyImported
+      return GATTServerKey(address: address, isLocal: true, adapter: record.adapter)
     }
-    if let peer = conn.peer { return GATTServerKey(address: peer, isLocal: false) }
-    if imported.count == 1, let only = imported.keys.first { return GATTServerKey(address: only, isLocal: false) }
+    if let peer = conn.peer ?? onlyImported { return GATTServerKey(address: peer, isLocal: false) }
     return GATTServerKey(address: nil, isLocal: false, adapter: record.adapter, connection: conn.id)
   }
 
   private mutating func server(for key: GATTServerKey) -> Int {
     if let index = serverIndex[key] { return index }
-    let database = (key.isLocal ? nil : key.address.flatMap { imported[$0] }) ?? GATTDatabase()
+    let database = key.address.flatMap { imported[$0] } ?? GATTDatabase()
     servers.append(GATTServer(key: key, database: database))
     serverIndex[key] = servers.count - 1
     return servers.count - 1
