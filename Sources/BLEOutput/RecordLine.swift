@@ -111,7 +111,11 @@ enum RecordLine {
         } else if let handle = analyzed.attHandle {
           out.append(" handle ")
           out.appendHex(UInt64(handle), width: 4)
-          if let attribute = analyzed.attribute { appendAttribute(attribute, into: &out) }
+          if let label = analyzed.attribute?.label {
+            out.append(" (")
+            out.append(label)
+            out.append(")")
+          }
         }
         appendATTParameters(att.parameters, into: &out)
         if let error = att.error {
@@ -198,22 +202,6 @@ enum RecordLine {
   }
 
   /// How many entries a list-shaped response holds.
-  /// ` (Heart Rate Measurement)`, ` (Client Characteristic Configuration of Heart Rate
-  /// Measurement)`: what a handle is, by name.
-  private static func appendAttribute(_ attribute: GATTAttribute, into out: inout OutputBuffer) {
-    guard let uuid = attribute.uuid ?? attribute.characteristic else { return }
-    out.append(" (")
-    out.append(AttributeNames.name(of: uuid))
-    if attribute.kind == .descriptor || attribute.kind == .characteristic,
-      let characteristic = attribute.characteristic,
-      attribute.uuid != nil
-    {
-      out.append(" of ")
-      out.append(AttributeNames.name(of: characteristic))
-    }
-    out.append(")")
-  }
-
   private static func listEntries(_ parameters: ATTParameters) -> Int? {
     switch parameters {
     case .findInformation(let format, let list):

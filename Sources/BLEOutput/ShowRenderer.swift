@@ -220,17 +220,17 @@ enum JSONRecord {
     out.appendJSONString(att.opcode.name)
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
     if let attribute = analyzed.attribute {
-      if let uuid = attribute.uuid {
+      if let uuid = attribute.uuidText {
         out.append(",\"uuid\":")
-        out.appendJSONString(uuid.normalized.description)
+        out.appendJSONString(uuid)
       }
-      if let service = attribute.service {
+      if let service = attribute.serviceName {
         out.append(",\"service\":")
-        out.appendJSONString(AttributeNames.name(of: service))
+        out.appendJSONString(service)
       }
-      if let characteristic = attribute.characteristic {
+      if let characteristic = attribute.characteristicName {
         out.append(",\"characteristic\":")
-        out.appendJSONString(AttributeNames.name(of: characteristic))
+        out.appendJSONString(characteristic)
       }
     }
     switch att.parameters {
@@ -263,9 +263,9 @@ enum JSONRecord {
       for (index, value) in analyzed.assembled.enumerated() {
         out.append(index == 0 ? "{\"handle\":" : ",{\"handle\":")
         out.appendDecimal(Int(value.handle))
-        if let uuid = value.attribute?.uuid {
+        if let uuid = value.attribute?.uuidText {
           out.append(",\"uuid\":")
-          out.appendJSONString(uuid.normalized.description)
+          out.appendJSONString(uuid)
         }
         out.append(",\"value\":\"")
         out.appendHexBytes(value.value)

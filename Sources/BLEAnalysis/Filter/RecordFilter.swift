@@ -63,6 +63,9 @@ public enum RecordFilter {
     c.add("att.opcode", .integer) { int($0.analyzed.decoded.att?.opcode.rawValue) }
     c.add("att.name", .string) { input in input.analyzed.decoded.att.map { .string($0.opcode.name) } }
     c.add("att.handle", .integer) { int($0.analyzed.attHandle) }
+    c.add("att.uuid", .string) { input in input.analyzed.attribute?.uuidText.map { .string($0) } }
+    c.add("att.service", .string) { input in input.analyzed.attribute?.serviceName.map { .string($0) } }
+    c.add("att.characteristic", .string) { input in input.analyzed.attribute?.characteristicName.map { .string($0) } }
     c.add("att.value", .bytes) { input in
       guard let range = input.analyzed.decoded.att?.value else { return nil }
       return input.analyzed.decoded.withPayloadBytes(input.record) { bytes in

@@ -72,12 +72,37 @@ public struct GATTAttribute: Hashable, Sendable {
   public var uuid: BluetoothUUID?
   public var service: BluetoothUUID?
   public var characteristic: BluetoothUUID?
+  /// The texts output and filters use, made once per handle: the UUID (`2a37`), the
+  /// service's and characteristic's names (else their UUIDs), and a label for the
+  /// handle (`Client Characteristic Configuration of Heart Rate Measurement`).
+  public private(set) var uuidText: String?
+  public private(set) var serviceName: String?
+  public private(set) var characteristicName: String?
+  public private(set) var label: String?
+
+  init(kind: Kind, uuid: BluetoothUUID?, service: BluetoothUUID?, characteristic: BluetoothUUID? = nil) {
+    self.kind = kind
+    self.uuid = uuid
+    self.service = service
+    self.characteristic = characteristic
+    uuidText = uuid?.normalized.description
+    serviceName = service.map(AttributeNames.name(of:))
+    characteristicName = characteristic.map(AttributeNames.name(of:))
+    if let uuid {
+      label = AttributeNames.name(of: uuid)
+      if kind == .descriptor || kind == .characteristic, let characteristicName {
+        label! += " of " + characteristicName
+      }
+    } else {
+      label = characteristicName
+    }
+  }
 }
 
 /// The attributes of one GATT server that discovery revealed, by handle. Discovery
 /// may arrive in any order and in part; lookups place each handle in its service and
 /// characteristic by handle order (Core 6.0, Vol 3, Part G, 3.1–3.3).
-public struct GATTDatabase: Hashable, Sendable {
+public struct GATTDatabase: Sendable {
   public private(set) var services: [UInt16: GATTService] = [:]
   public private(set) var includes: [UInt16: GATTInclude] = [:]
   public private(set) var characteristics: [UInt16: GATTCharacteristic] = [:]
@@ -87,6 +112,8 @@ public struct GATTDatabase: Hashable, Sendable {
   /// Declaration handles in order, rebuilt after every change.
   private var serviceStarts: [UInt16] = []
   private var characteristicHandles: [UInt16] = []
+  /// `attribute(at:)` answers, kept until the database changes.
+  private var cache: [UInt16: GATTAttribute?] = [:]
 
   public init() {}
 
@@ -101,15 +128,20 @@ public struct GATTDatabase: Hashable, Sendable {
     }
     services[service.start] = service
     serviceStarts = services.keys.sorted()
+    cache = [:]
   }
 
-  public mutating func add(_ include: GATTInclude) { includes[include.handle] = include }
+  public mutating func add(_ include: GATTInclude) {
+    includes[include.handle] = include
+    cache = [:]
+  }
 
   public mutating func add(_ characteristic: GATTCharacteristic) {
     characteristics[characteristic.declaration] = characteristic
     descriptors[characteristic.declaration] = nil
     descriptors[characteristic.value] = nil
     characteristicHandles = characteristics.keys.sorted()
+    cache = [:]
   }
 
   /// A handle from Find Information. Declarations and values found that way are
@@ -119,6 +151,7 @@ public struct GATTDatabase: Hashable, Sendable {
     guard type.map({ !(0x2800...0x2803).contains($0) }) ?? true else { return }
     if characteristics.values.contains(where: { $0.value == handle }) { return }
     descriptors[handle] = uuid
+    cache = [:]
   }
 
   /// Forgets every attribute in `range`, as a Service Changed indication asks.
@@ -129,6 +162,15 @@ public struct GATTDatabase: Hashable, Sendable {
     descriptors = descriptors.filter { !range.contains($0.key) }
     serviceStarts = services.keys.sorted()
     characteristicHandles = characteristics.keys.sorted()
+    cache = [:]
+  }
+
+  /// `attribute(at:)`, remembered per handle until the database changes.
+  public mutating func lookup(_ handle: UInt16) -> GATTAttribute? {
+    if let known = cache[handle] { return known }
+    let attribute = attribute(at: handle)
+    cache[handle] = attribute
+    return attribute
   }
 
   /// The service whose group holds `handle`.

@@ -66,19 +66,22 @@ public struct GATTTracker {
     let key = serverKey(conn, record: record, opcode: att.opcode)
     let index = server(for: key)
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
+    // Out of the array while it changes, so its tables are not copied.
+    var database = servers[index].database
+    servers[index].database = GATTDatabase()
+    defer { servers[index].database = database }
     let decoded = analyzed.decoded
     decoded.withPayloadBytes(record) { bytes in
-      learn(att, bytes, analyzed.exchange, into: &servers[index].database)
-      let database = servers[index].database
+      learn(att, bytes, analyzed.exchange, into: &database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
-        analyzed.attribute = database.attribute(at: handle)
+        analyzed.attribute = database.lookup(handle)
       }
       assemble(record, att, bytes, bearer, database, &analyzed)
       if att.opcode == .handleValueIndication, analyzed.attribute?.uuid == Self.serviceChanged,
         case .handleValue(_, let value) = att.parameters, let start = bytes.littleEndianUInt16(at: value.start),
         let end = bytes.littleEndianUInt16(at: value.start + 2), value.count >= 4, start <= end
       {
-        servers[index].database.invalidate(start...end)
+        database.invalidate(start...end)
       }
     }
   }
@@ -88,9 +91,10 @@ public struct GATTTracker {
   /// A request over a handle range, or the Error Response to one: its handle is where
   /// a search starts, not an attribute.
   static func searchesRange(_ att: ATTPDU) -> Bool {
-    let opcode = att.requestOpcode ?? att.opcode
-    return [.findInformationRequest, .findByTypeValueRequest, .readByTypeRequest, .readByGroupTypeRequest]
-      .contains(opcode)
+    switch att.requestOpcode ?? att.opcode {
+    case .findInformationRequest, .findByTypeValueRequest, .readByTypeRequest, .readByGroupTypeRequest: true
+    default: false
+    }
   }
 
   // MARK: - Servers
