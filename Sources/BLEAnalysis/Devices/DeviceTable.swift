@@ -42,6 +42,8 @@ public struct Device: Sendable {
   static let maxServices = 64
   static let maxCompanies = 8
   static let maxGaps = 512
+  /// The mean of advDelay, in ms.
+  static let meanAdvDelay = 5.0
 
   init(address: DeviceAddress, addressType: AdvertisingAddressType, frame: Int, time: Int64) {
     self.address = address
@@ -59,16 +61,17 @@ public struct Device: Sendable {
   public var beacon: Beacon? { beacons.first }
 
   /// An estimate of the advertising interval in ms, from the gaps between advertising
-  /// PDUs heard: the median of the gaps within 1.5 times the 10th-percentile gap. A
-  /// scanner misses events (scan window, channel), so most gaps are multiples of the
-  /// interval plus the 0-10 ms advDelay; the shortest cluster is the interval. Nil
-  /// with fewer than 3 gaps.
+  /// PDUs heard: the median of the gaps within 1.5 times the 10th-percentile gap, less
+  /// the 5 ms that the pseudo-random advDelay (0-10 ms, Core 6.0, Vol 6, Part B,
+  /// 4.4.2.2.1) adds to each event on average. A scanner misses events (scan window,
+  /// channel), so most gaps are multiples of the interval plus delays; the shortest
+  /// cluster is one interval. Nil with fewer than 3 gaps.
   public var intervalEstimate: Double? {
     let sorted = gaps.filter { $0 > 0 }.sorted()
     guard sorted.count >= 3 else { return nil }
     let low = sorted[sorted.count / 10]
     let cluster = sorted.filter { $0 >= low && Double($0) <= Double(low) * 1.5 }
-    return Double(cluster[cluster.count / 2]) / 1000
+    return max(0, Double(cluster[cluster.count / 2]) / 1000 - Self.meanAdvDelay)
   }
 
   /// Whether a report's PDU type counts for the interval (advertising, not answers).
