@@ -91,7 +91,11 @@ enum DevicesJSON {
       out.append("null")
     }
     out.append(",\"interval_ms\":")
-    if let interval = device.intervalEstimate { out.appendMeasure(interval) } else { out.append("null") }
+    if let interval = device.intervalEstimate {
+      out.appendMeasure((interval * 10).rounded() / 10)
+    } else {
+      out.append("null")
+    }
     if let advertised = device.advertisedInterval {
       out.append(",\"advertised_interval_ms\":")
       out.appendMeasure(advertised.milliseconds)
