@@ -213,14 +213,15 @@ enum DevicesText {
   }
 
   static func appendRow(_ cells: [String], _ widths: [Int], into out: inout OutputBuffer) {
-    out.append("  ")
+    var line = "  "
     for (index, cell) in cells.enumerated() {
-      if index > 0 { out.append("  ") }
-      let mark = out.count
-      out.append(cell)
-      // The last column is not padded: no trailing spaces.
-      if index < cells.count - 1 { out.padRight(from: mark, width: widths[index]) }
+      if index > 0 { line += "  " }
+      line += cell
+      if index < cells.count - 1 { line += String(repeating: " ", count: max(0, widths[index] - cell.count)) }
     }
+    // An empty last column leaves no trailing spaces.
+    while line.last == " " { line.removeLast() }
+    out.append(line)
     out.append("\n")
   }
 
