@@ -35,6 +35,10 @@ public struct Diagnostic: Hashable, Sendable {
     (
       "att.mtu.exceeded",
       "an ATT PDU is larger than its bearer's ATT_MTU (agreed by Exchange MTU, or an EATT channel's MTU)"
-    )
+    ),
+    (
+      "devices.limit",
+      "`devices` tracks at most 100,000 advertisers; reports of further ones are not counted (a note on stderr)"
+    ),
   ]
 }

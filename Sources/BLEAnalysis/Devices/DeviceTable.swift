@@ -185,11 +185,6 @@ public struct DeviceTable {
     self.resolver = resolver
   }
 
-  /// The diagnostic the table's limit calls for.
-  public static let diagnosticIDs: [(id: String, meaning: String)] = [
-    ("devices.limit", "`devices` tracks at most 100,000 advertisers; reports of further ones are not counted")
-  ]
-
   public var count: Int { rows.count }
 
   public mutating func add(_ record: Record, _ decoded: DecodedRecord) {

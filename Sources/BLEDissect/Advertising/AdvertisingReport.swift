@@ -79,7 +79,8 @@ public struct AdvertisingReport: Hashable, Sendable {
   public static func pduType(kind: Kind, eventType: UInt16) -> String {
     switch kind {
     case .legacy:
-      return legacyNames[Int(eventType)] ?? "RESERVED_0x" + hex(UInt8(truncatingIfNeeded: eventType))
+      guard eventType < legacyNames.count else { return "RESERVED_0x" + hex(UInt8(truncatingIfNeeded: eventType)) }
+      return legacyNames[Int(eventType)]
     case .directed:
       return "ADV_DIRECT_IND"
     case .periodic:
