@@ -114,7 +114,11 @@ enum AdvertisingText {
       out.append(addresses.map(\.description).joined(separator: ","))
     case .appearance(let value):
       out.append("appearance ")
-      if let name = AssignedNumbers.appearance(value) { out.append(name) } else { out.appendHex(UInt64(value), width: 4) }
+      if let name = AssignedNumbers.appearance(value) {
+        out.append(name)
+      } else {
+        out.appendHex(UInt64(value), width: 4)
+      }
     case .advertisingInterval(let interval):
       out.append("interval ")
       out.appendMeasure(interval.milliseconds)
@@ -374,50 +378,46 @@ enum AdvertisingJSON {
   /// `{"type":"iBeacon","uuid":…,"major":1,"minor":450,"measured_power":-59}` and
   /// the like for each kind.
   static func appendBeacon(_ beacon: Beacon, into out: inout OutputBuffer) {
+    func number(_ key: StaticString, _ value: Int) {
+      out.append(key)
+      out.appendDecimal(value)
+    }
+    func hex(_ key: StaticString, _ bytes: [UInt8]) {
+      out.append(key)
+      out.append("\"")
+      out.appendHexBytes(bytes)
+      out.append("\"")
+    }
     out.append("{\"type\":")
     out.appendJSONString(beacon.kind)
     switch beacon {
     case .iBeacon(let uuid, let major, let minor, let power):
       out.append(",\"uuid\":")
       out.appendJSONString(uuid.description)
-      out.append(",\"major\":")
-      out.appendDecimal(Int(major))
-      out.append(",\"minor\":")
-      out.appendDecimal(Int(minor))
-      out.append(",\"measured_power\":")
-      out.appendDecimal(Int(power))
+      number(",\"major\":", Int(major))
+      number(",\"minor\":", Int(minor))
+      number(",\"measured_power\":", Int(power))
     case .eddystoneUID(let namespace, let instance, let power):
-      out.append(",\"namespace\":\"")
-      out.appendHexBytes(namespace)
-      out.append("\",\"instance\":\"")
-      out.appendHexBytes(instance)
-      out.append("\",\"tx_power\":")
-      out.appendDecimal(Int(power))
+      hex(",\"namespace\":", namespace)
+      hex(",\"instance\":", instance)
+      number(",\"tx_power\":", Int(power))
     case .eddystoneURL(let url, let power):
       out.append(",\"url\":")
       out.appendJSONString(url)
-      out.append(",\"tx_power\":")
-      out.appendDecimal(Int(power))
+      number(",\"tx_power\":", Int(power))
     case .eddystoneTLM(let battery, let temperature, let count, let uptime):
-      out.append(",\"battery_mv\":")
-      out.appendDecimal(Int(battery))
+      number(",\"battery_mv\":", Int(battery))
       out.append(",\"temperature_c\":")
       if let temperature { out.appendMeasure(temperature) } else { out.append("null") }
-      out.append(",\"adv_count\":")
-      out.appendDecimal(UInt64(count))
+      number(",\"adv_count\":", Int(count))
       out.append(",\"uptime_s\":")
       out.appendMeasure(Double(uptime) / 10)
     case .eddystoneEID(let eid, let power):
-      out.append(",\"eid\":\"")
-      out.appendHexBytes(eid)
-      out.append("\",\"tx_power\":")
-      out.appendDecimal(Int(power))
+      hex(",\"eid\":", eid)
+      number(",\"tx_power\":", Int(power))
     case .exposureNotification(let rpi, let metadata):
-      out.append(",\"rpi\":\"")
-      out.appendHexBytes(rpi)
-      out.append("\",\"metadata\":\"")
-      out.appendHexBytes(metadata)
-      out.append("\"")
+      hex(",\"rpi\":", rpi)
+      hex(",\"metadata\":", metadata)
     }
     out.append("}")
   }

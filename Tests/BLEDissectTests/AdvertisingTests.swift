@@ -218,7 +218,10 @@ struct ADStructureTests {
       // TX power with two octets
       ("03 0a 0400", "Tx Power Level at offset 0 has 2 data bytes, needs exactly 1"),
       // 16-bit UUID list of three octets
-      ("04 03 0d18ff", "Complete List of 16-bit Service or Service Class UUIDs at offset 0 has 3 data bytes, needs at least 0, a multiple of 2"),
+      (
+        "04 03 0d18ff",
+        "Complete List of 16-bit Service or Service Class UUIDs at offset 0 has 3 data bytes, needs at least 0, a multiple of 2"
+      ),
       // Manufacturer data with one octet
       ("02 ff 4c", "Manufacturer Specific Data at offset 0 has 1 data byte, needs at least 2"),
     ])
@@ -296,7 +299,8 @@ struct BeaconTests {
   }
 
   @Test func eddystoneEID() {
-    #expect(beacon("0d16aafe30f60102030405060708") == .eddystoneEID(eid: bytesFromHex("0102030405060708"), txPower: -10))
+    #expect(
+      beacon("0d16aafe30f60102030405060708") == .eddystoneEID(eid: bytesFromHex("0102030405060708"), txPower: -10))
   }
 
   @Test func exposureNotification() {
@@ -378,7 +382,8 @@ struct AdvertisingReportTests {
   func extended(eventType: UInt16, address: String = "aafb0d948170", sid: UInt8 = 3, data: String) -> String {
     let body = bytesFromHex(data)
     let parameters =
-      "0d 01 " + String(format16: eventType) + " 01 " + address + " 01 02 " + String(format8: sid) + " 05 c3 0000 00 000000000000 "
+      "0d 01 " + String(format16: eventType) + " 01 " + address + " 01 02 " + String(format8: sid)
+      + " 05 c3 0000 00 000000000000 "
       + String(format8: UInt8(body.count)) + data
     let length = bytesFromHex(parameters).count
     return "3e" + String(format8: UInt8(length)) + parameters
@@ -417,7 +422,8 @@ struct AdvertisingReportTests {
     #expect(report?.reassembled == (packets.count > 1 ? data : nil))
     #expect(
       report?.structures.map(\.value) == [
-        .name("Lab Sensor 42"), .serviceUUIDs([BluetoothUUID(uuid16: 0x181A), BluetoothUUID(uuid16: 0x180F)], complete: false),
+        .name("Lab Sensor 42"),
+        .serviceUUIDs([BluetoothUUID(uuid16: 0x181A), BluetoothUUID(uuid16: 0x180F)], complete: false),
       ])
     #expect(decoded.allSatisfy { $0.diagnostics.isEmpty })
   }

@@ -51,7 +51,8 @@ public struct AdvertisingDecoder {
 
   /// Decodes an LE Meta event's reports into `decoded.advertising`. `parameters`
   /// are the event's decoded parameters (for the sync events).
-  public mutating func decode(_ record: Record, subevent: UInt8, parameters: [Field], into decoded: inout DecodedRecord) {
+  public mutating func decode(_ record: Record, subevent: UInt8, parameters: [Field], into decoded: inout DecodedRecord)
+  {
     switch subevent {
     case 0x0E, 0x24, 0x18, 0x26:
       rememberSync(record, parameters)
@@ -84,7 +85,8 @@ public struct AdvertisingDecoder {
         let report = reports[index]
         var diagnostics: [Diagnostic] = []
         let (structures, beacon) = report.withDataBytes(record) { bytes in
-          let region = UnsafeRawBufferPointer(rebasing: bytes[report.data.start..<report.data.start + report.data.count])
+          let region = UnsafeRawBufferPointer(
+            rebasing: bytes[report.data.start..<report.data.start + report.data.count])
           var ad = ByteCursor(region.bytes, base: report.data.start, layer: .adv)
           let structures = ADStructure.parseAll(&ad, isCut: report.isCut, diagnostics: &diagnostics)
           return (structures, Beacon.recognise(structures, in: bytes))
@@ -117,7 +119,8 @@ public struct AdvertisingDecoder {
   }
 
   /// Adds a fragment to its chain; the report that completes it gets the whole data.
-  private mutating func reassemble(_ report: inout AdvertisingReport, _ record: Record, diagnostics: inout [Diagnostic]) {
+  private mutating func reassemble(_ report: inout AdvertisingReport, _ record: Record, diagnostics: inout [Diagnostic])
+  {
     let key = FragmentKey(
       adapter: record.adapter, address: report.address, addressType: report.addressType?.rawValue,
       sid: report.sid,
@@ -209,7 +212,8 @@ public struct AdvertisingDecoder {
     let directType = try c.readUInt8()
     let direct = try c.readAddress()
     let rssi = try c.readInt8()
-    var report = AdvertisingReport(kind: .directed, eventType: UInt16(eventType), data: ByteRange(start: c.offset, count: 0))
+    var report = AdvertisingReport(
+      kind: .directed, eventType: UInt16(eventType), data: ByteRange(start: c.offset, count: 0))
     report.addressType = AdvertisingAddressType(rawValue: addressType)
     report.address = address
     report.directAddressType = AdvertisingAddressType(rawValue: directType)
