@@ -956,6 +956,124 @@ SECURE_SESSION = build_session(SECURE_SESSION_STEPS, T0_SECURE_US)
 
 
 # ---------------------------------------------------------------------------
+# The "scanner" session: extended, periodic and directed advertising, beacons
+# ---------------------------------------------------------------------------
+#
+# A host scans with LE Set Extended Scan Enable and hears extended advertising
+# (legacy PDUs and a fragmented ADV_EXT_IND chain from a resolvable private
+# address), Eddystone and Exposure Notification beacons, a periodic train, a
+# directed advertisement and two malformed AD structures.
+
+#: 2024-05-14T11:00:00Z, Unix microseconds.
+T0_SCANNER_US = T0_US + 90 * 60 * 1_000_000
+#: A resolvable private address made with the IRK of Core 6.0, Vol 3, Part H,
+#: D.7 (IRK ec0234a3 57c8ad05 341010a6 0a397d9b, prand 0x708194 → hash 0x0dfbaa).
+SCANNER_RPA = "70:81:94:0D:FB:AA"
+SCANNER_IRK = "ec0234a357c8ad05341010a60a397d9b"
+#: Public advertiser of legacy PDUs through extended reports.
+SCANNER_LAMP = "00:1A:7D:DA:71:13"
+#: Eddystone beacon (static random) and Exposure Notification phone (non-resolvable).
+SCANNER_EDDYSTONE = "C3:11:22:33:44:55"
+SCANNER_EN = "3A:01:02:03:04:05"
+SCANNER_DIRECTED = "D4:36:39:67:A2:61"
+SCANNER_LOCAL = "4D:C1:64:29:99:6D"
+OP_LE_SET_EXT_SCAN_ENABLE = opcode(0x08, 0x0042)
+
+#: Extended Event_Type values: bit 0 connectable, 1 scannable, 2 directed, 3 scan
+#: response, 4 legacy, bits 5-6 Data_Status (0 complete, 1 more to come).
+EXT_LEGACY_ADV_IND, EXT_LEGACY_SCAN_RSP = 0x0013, 0x001B
+EXT_CONNECTABLE, EXT_MORE_DATA = 0x0001, 0x0020
+
+#: A 60-octet manufacturer payload (Nordic Semiconductor, 0x0059) that makes the
+#: extended advertising data 90 octets: it arrives in two reports.
+SCANNER_EXT_DATA = (
+    ad(0x01, b"\x06") + ad(0x09, b"Lab Sensor 42") + ad(0x02, struct.pack("<HH", 0x181A, 0x180F))
+    + ad(0xFF, struct.pack("<H", 0x0059) + bytes(range(60)))
+    + ad(0x24, "\u0017//example.com/lab".encode())
+)
+#: Eddystone-UID: frame 0x00, tx -20 dBm, namespace 00112233445566778899, instance aabbccddeeff.
+EDDYSTONE_UID_DATA = ad(0x01, b"\x06") + ad(0x03, struct.pack("<H", 0xFEAA)) + ad(
+    0x16, struct.pack("<H", 0xFEAA) + bytes.fromhex("00ec00112233445566778899aabbccddeeff0000"))
+#: Eddystone-TLM: version 0, 3000 mV, 22.5 °C, 1234 PDUs, uptime 5678.9 s.
+EDDYSTONE_TLM_DATA = ad(0x01, b"\x06") + ad(0x03, struct.pack("<H", 0xFEAA)) + ad(
+    0x16, struct.pack("<H", 0xFEAA) + bytes.fromhex("20000bb81680000004d20000ddd5"))
+#: Exposure Notification: 16-bit UUID 0xfd6f, service data RPI 00..0f + AEM a0a1a2a3.
+EXPOSURE_DATA = ad(0x01, b"\x1a") + ad(0x03, struct.pack("<H", 0xFD6F)) + ad(
+    0x16, struct.pack("<H", 0xFD6F) + bytes(range(16)) + bytes.fromhex("a0a1a2a3"))
+#: Malformed: a Tx Power Level with two octets (adv.ad.length.invalid), then a
+#: Complete Local Name whose length (9) runs past the end (adv.ad.truncated).
+MALFORMED_AD_DATA = ad(0x0A, b"\x04\x00") + bytes([0x09, 0x09]) + b"Cut"
+
+
+def le_extended_advertising_report(event_type: int, addr_type: int, addr: str, data: bytes, rssi: int,
+                                   sid: int = 0xFF, tx_power: int = 127, secondary_phy: int = 0):
+    """HCI Event: LE Meta Event (0x3e) - LE Extended Advertising Report (0x0d): num reports 1,
+    event type u16, address type, address, primary PHY 1M, secondary PHY, SID, TX power, RSSI,
+    periodic interval 0, direct address type 0, direct address 00:00:00:00:00:00, data length, data"""
+    params = struct.pack("<BHB6sBBBbbHB6sB", 1, event_type, addr_type, bdaddr(addr), 0x01, secondary_phy,
+                         sid, tx_power, rssi, 0, 0, bytes(6), len(data)) + data
+    return le_meta(0x0D, params)
+
+
+def scanner_steps():
+    """The scanner session as (delta µs, frame) steps."""
+    half = 50  # the first report carries 50 octets of the 90, Data_Status "more to come"
+    legacy_two = struct.pack("<BBB6sB", 2, ADV_NONCONN_IND, 0x01, bdaddr(SCANNER_EDDYSTONE),
+                             len(EDDYSTONE_UID_DATA)) + EDDYSTONE_UID_DATA + struct.pack("<b", -70) + struct.pack(
+        "<BB6sB", ADV_NONCONN_IND, 0x01, bdaddr(SCANNER_EN), len(EXPOSURE_DATA)) + EXPOSURE_DATA + struct.pack("<b", -80)
+    return [
+        (0, hci_command(OP_LE_SET_EXT_SCAN_ENABLE, struct.pack("<BBHH", 1, 0, 0, 0))),
+        #   HCI Command: LE Set Extended Scan Enable (0x08|0x0042) plen 6: enable, no duplicate filter
+        (412, command_complete(OP_LE_SET_EXT_SCAN_ENABLE)),  # HCI Event: Command Complete, Success
+        (20_000, le_extended_advertising_report(EXT_LEGACY_ADV_IND, 0x00, SCANNER_LAMP,
+                                                ad(0x01, b"\x06") + ad(0x09, b"Desk Lamp"), -48)),
+        #   LE Extended Advertising Report: Legacy ADV_IND (0x0013), public 00:1A:7D:DA:71:13,
+        #   RSSI -48, Flags 0x06, Complete Local Name "Desk Lamp"
+        (900, le_extended_advertising_report(EXT_LEGACY_SCAN_RSP, 0x00, SCANNER_LAMP,
+                                             ad(0x0A, b"\x00") + ad(0x19, struct.pack("<H", 0x0585)), -49)),
+        #   LE Extended Advertising Report: Legacy SCAN_RSP to ADV_IND (0x001b), Tx Power 0 dBm,
+        #   Appearance 0x0585 (Light Fixtures: Desk Light)
+        (30_000, le_extended_advertising_report(EXT_CONNECTABLE | EXT_MORE_DATA, 0x01, SCANNER_RPA,
+                                                SCANNER_EXT_DATA[:half], -61, sid=3, tx_power=5,
+                                                secondary_phy=0x02)),
+        #   LE Extended Advertising Report: connectable (0x0021), Data_Status incomplete, more to come;
+        #   random (RPA) 70:81:94:0D:FB:AA, SID 3, TX +5 dBm, RSSI -61, 2M secondary, 50 of 90 octets
+        (1_200, le_extended_advertising_report(EXT_CONNECTABLE, 0x01, SCANNER_RPA, SCANNER_EXT_DATA[half:],
+                                               -60, sid=3, tx_power=5, secondary_phy=0x02)),
+        #   LE Extended Advertising Report: connectable (0x0001), complete: the last 40 octets. The
+        #   whole data: Flags 0x06, "Lab Sensor 42", incomplete 16-bit UUIDs 181a 180f, manufacturer
+        #   0x0059 60 octets, URI 0x17 (https:) //example.com/lab
+        (15_000, le_meta(0x02, legacy_two)),
+        #   LE Advertising Report with two reports: ADV_NONCONN_IND Eddystone-UID from static
+        #   random C3:11:22:33:44:55 (RSSI -70), ADV_NONCONN_IND Exposure Notification from
+        #   non-resolvable 3A:01:02:03:04:05 (RSSI -80)
+        (100_000, le_advertising_report(ADV_NONCONN_IND, 0x01, SCANNER_EDDYSTONE, EDDYSTONE_TLM_DATA, -71)),
+        #   LE Advertising Report: ADV_NONCONN_IND Eddystone-TLM, 3000 mV, 22.5 °C, count 1234, 5678.9 s
+        (5_000, le_meta(0x0B, struct.pack("<BBB6sB6sb", 1, ADV_DIRECT_IND, 0x00, bdaddr(SCANNER_DIRECTED),
+                                          0x01, bdaddr(SCANNER_LOCAL), -55))),
+        #   LE Directed Advertising Report: ADV_DIRECT_IND from public D4:36:39:67:A2:61 to
+        #   random 4D:C1:64:29:99:6D, RSSI -55
+        (7_000, le_meta(0x0E, struct.pack("<BHBB6sBHB", 0x00, 0x0001, 3, 0x01, bdaddr(SCANNER_RPA), 0x02,
+                                          80, 0x05))),
+        #   LE Periodic Advertising Sync Established [v1]: Success, Sync_Handle 0x0001, SID 3,
+        #   random 70:81:94:0D:FB:AA, PHY 2M, interval 80 (100 ms), clock accuracy 0x05
+        (10_000, le_meta(0x0F, struct.pack("<HbbBBB", 0x0001, 5, -62, 0xFF, 0x00, 7)
+                         + ad(0x16, struct.pack("<H", 0x1234) + b"\x01\x02\x03"))),
+        #   LE Periodic Advertising Report [v1]: Sync_Handle 0x0001, TX +5, RSSI -62, CTE none
+        #   (0xff), complete, Service Data 0x1234 010203
+        (50_000, le_advertising_report(ADV_IND, 0x00, SCANNER_LAMP, MALFORMED_AD_DATA, -50)),
+        #   LE Advertising Report: ADV_IND from 00:1A:7D:DA:71:13 whose data is malformed:
+        #   Tx Power Level of 2 octets, then a Complete Local Name of length 9 with 4 octets left
+        (20_000, hci_command(OP_LE_SET_EXT_SCAN_ENABLE, struct.pack("<BBHH", 0, 0, 0, 0))),
+        #   HCI Command: LE Set Extended Scan Enable (0x08|0x0042): disable
+        (400, command_complete(OP_LE_SET_EXT_SCAN_ENABLE)),  # HCI Event: Command Complete, Success
+    ]
+
+
+SCANNER_SESSION = build_session(scanner_steps(), T0_SCANNER_US)
+
+
+# ---------------------------------------------------------------------------
 # Linux monitor view of the session
 # ---------------------------------------------------------------------------
 
@@ -1283,6 +1401,7 @@ def main() -> None:
         "secure-sensor.btsnoop": write_btsnoop_h4(SECURE_SESSION),
         "secure-sensor.pcap": pcap_file([(r.ts_us, phdr201(r)) for r in SECURE_SESSION],
                                         DLT_BLUETOOTH_HCI_H4_WITH_PHDR),
+        "scanner.btsnoop": write_btsnoop_h4(SCANNER_SESSION),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)

@@ -19,7 +19,7 @@ public struct Diagnostic: Hashable, Sendable {
   public static let catalog: [(id: String, meaning: String)] =
     base + HCIParameters.diagnosticIDs + ACLReassembler.diagnosticIDs + L2CAPSignalingPDU.diagnosticIDs
     + SDUReassembler.diagnosticIDs
-    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + analysis
+    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + AdvertisingDecoder.diagnosticIDs + analysis
 
   /// Ids of the record framing and HCI headers.
   static let base: [(id: String, meaning: String)] = [
@@ -35,6 +35,10 @@ public struct Diagnostic: Hashable, Sendable {
     (
       "att.mtu.exceeded",
       "an ATT PDU is larger than its bearer's ATT_MTU (agreed by Exchange MTU, or an EATT channel's MTU)"
-    )
+    ),
+    (
+      "devices.limit",
+      "`devices` tracks at most 100,000 advertisers; reports of further ones are not counted (a note on stderr)"
+    ),
   ]
 }

@@ -15,7 +15,12 @@ enum RecordLine {
     let decoded = analyzed.decoded
     if let hci = decoded.hci {
       switch hci.type {
-      case .command, .event: appendControl(hci, decoded.hciParameters, into: &out)
+      case .command, .event:
+        if let reports = decoded.advertising {
+          appendAdvertising(hci, reports, record, into: &out)
+        } else {
+          appendControl(hci, decoded.hciParameters, into: &out)
+        }
       default:
         if let acl = decoded.acl {
           out.append("handle ")
@@ -68,6 +73,18 @@ enum RecordLine {
       out.append(name)
       out.append(" ")
       appendShort(field.value, into: &out)
+    }
+  }
+
+  /// An advertising report event: each report's PDU type, address, RSSI and AD
+  /// structures, reports apart with `;`.
+  private static func appendAdvertising(
+    _ hci: HCILayer, _ reports: [AdvertisingReport], _ record: Record, into out: inout OutputBuffer
+  ) {
+    out.append(hci.name)
+    for (index, report) in reports.enumerated() {
+      out.append(index == 0 ? " " : "; ")
+      AdvertisingText.appendReport(report, record, into: &out)
     }
   }
 

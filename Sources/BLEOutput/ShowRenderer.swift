@@ -136,6 +136,7 @@ enum JSONRecord {
       }
       out.append("}")
     }
+    if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
     if let conn = analyzed.conn {
       out.append(",\"conn\":{\"id\":")
       out.appendDecimal(conn.id)

@@ -30,14 +30,20 @@ struct Gatt: ParsableCommand {
   @OptionGroup var importDB: DatabaseImportOption
 
   mutating func run() throws {
+    let imported = try importDB.load()
     var peers: [GATTRenderer.Peer] = []
-    let several = files.count > 1
-    let status = CaptureRun(importedDatabases: try importDB.load()).run(files) { path, analyzer in
+    var out = OutputBuffer()
+    var inputs = CaptureInputs(files)
+    try inputs.forEach(into: &out) { path, source, _ in
+      var analyzer = Analyzer(importedDatabases: imported)
+      CaptureInputs.read(source, label: path) { record in
+        _ = analyzer.analyze(record)
+        return true
+      }
       peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {
-        GATTRenderer.Peer(server: $0, file: several ? path : nil)
+        GATTRenderer.Peer(server: $0, file: files.count > 1 ? path : nil)
       }
     }
-    var out = OutputBuffer()
     GATTRenderer.render(peers, format: format, into: &out)
     out.flush(force: true)
     if let exportPath {
@@ -50,6 +56,6 @@ struct Gatt: ParsableCommand {
       }
       report("wrote \(peers.count) GATT database\(peers.count == 1 ? "" : "s") to \(exportPath)")
     }
-    if status != 0 { throw ExitCode(status) }
+    try inputs.exitIfFailed()
   }
 }

@@ -61,20 +61,10 @@ struct Show: ParsableCommand {
     var out = OutputBuffer()
     var renderer = makeShowRenderer(format, verbose: verbose)
     var output: MatchWriter?
-    var worst: Int32 = 0
-    for path in files {
-      let source: any RecordSource
-      do {
-        source = try CaptureFile.open(path)
-      } catch {
-        // Report now, go on with the other files, and exit with the worst status.
-        out.flush(force: true)
-        report("\(error)")
-        worst = max(worst, ExitStatus.unreadable)
-        continue
-      }
+    var inputs = CaptureInputs(files)
+    try inputs.forEach(into: &out) { path, source, out in
       if let write, output == nil {
-        do {
+        do throws(CaptureError) {
           output = MatchWriter(
             try CaptureWriters.open(
               write, format: OutputFormat(fileName: write)!, family: source.family, resolution: source.resolution))
@@ -86,28 +76,20 @@ struct Show: ParsableCommand {
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
       var analyzer = Analyzer(importedDatabases: imported)
-      var progress = ProgressMeter(label: path, stdoutIsOutput: true)
-      while let record = source.next() {
+      try CaptureInputs.read(source, label: path) { record in
         let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)
         let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
         if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &out) }
-        do {
+        do throws(CaptureError) {
           try output?.add(record, analyzed.decoded, matches: matches)
         } catch {
           throw Failure(error)
         }
         guard out.flush() else { throw ExitCode.success }
-        progress.update(records: summary.records, done: source.progress.done, total: source.progress.total)
+        return true
       }
-      progress.finish()
       renderer.endCapture(summary, damage: source.damage, into: &out)
-      out.flush(force: true)
-      for note in source.notes { report("\(path): note: \(note)") }
-      if let damage = source.damage {
-        report("\(path): warning: damaged: \(damage)")
-        worst = max(worst, ExitStatus.damaged)
-      }
     }
     renderer.finish(into: &out)
     out.flush(force: true)
@@ -119,6 +101,6 @@ struct Show: ParsableCommand {
       }
       report("wrote \(output.written) records to \(write) (\(output.formatDescription))")
     }
-    if worst != 0 { throw ExitCode(worst) }
+    try inputs.exitIfFailed()
   }
 }

@@ -86,6 +86,8 @@ public enum RecordFilter {
     c.add("smp.name", .string) { input in input.analyzed.decoded.smp.map { .string($0.code.name) } }
     c.add("smp.method", .string) { input in input.analyzed.pairingMethod.map { .string($0.name) } }
 
+    addAdvertising(&c)
+
     c.add("conn") { $0.analyzed.conn != nil }
     c.add("conn.id", .integer) { int($0.analyzed.conn?.id) }
     c.add("conn.handle", .integer) { int($0.analyzed.conn?.handle) }
@@ -100,4 +102,68 @@ public enum RecordFilter {
       })
     return c
   }()
+
+  /// `adv.*`: the reports of advertising report events. Each field has a value per
+  /// report (or per AD structure), and matches when any does.
+  private static func addAdvertising(_ c: inout FilterCatalog<FilterInput>) {
+    c.add("adv") { $0.analyzed.decoded.advertising != nil }
+    c.add("adv.address", .address, many: { input in advReports(input).compactMap { $0.address.map { .address($0) } } })
+    c.add(
+      "adv.address_type", .string,
+      many: { input in advReports(input).compactMap { $0.addressType.map { .string($0.name) } } })
+    c.add("adv.event_type", .string, many: { input in advReports(input).map { .string($0.pduType) } })
+    c.add("adv.rssi", .integer, many: { input in advReports(input).compactMap { $0.rssi.map { .integer(Int64($0)) } } })
+    c.add(
+      "adv.tx_power", .integer,
+      many: { input in advReports(input).compactMap { $0.txPower.map { .integer(Int64($0)) } } })
+    c.add("adv.sid", .integer, many: { input in advReports(input).compactMap { $0.sid.map { .integer(Int64($0)) } } })
+    c.add(
+      "adv.ad_type", .integer,
+      many: { input in
+        advReports(input).flatMap { $0.structures.map { .integer(Int64($0.type.rawValue)) } }
+      })
+    c.add(
+      "adv.name", .string,
+      many: { input in
+        adValues(input).compactMap { if case .name(let name) = $0 { .string(name) } else { nil } }
+      })
+    c.add(
+      "adv.company", .integer,
+      many: { input in
+        adValues(input).compactMap {
+          if case .manufacturerData(let company, _) = $0 { .integer(Int64(company)) } else { nil }
+        }
+      })
+    c.add(
+      "adv.company_name", .string,
+      many: { input in
+        adValues(input).compactMap {
+          if case .manufacturerData(let company, _) = $0 {
+            AssignedNumbers.company(company).map { .string($0) }
+          } else {
+            nil
+          }
+        }
+      })
+    c.add(
+      "adv.service", .string,
+      many: { input in
+        adValues(input).flatMap { value -> [FilterValue] in
+          switch value {
+          case .serviceUUIDs(let uuids, _): uuids.map { .string($0.normalized.description) }
+          case .serviceData(let uuid, _): [.string(uuid.normalized.description)]
+          default: []
+          }
+        }
+      })
+    c.add("adv.beacon", .string, many: { input in advReports(input).compactMap { $0.beacon.map { .string($0.kind) } } })
+  }
+
+  private static func advReports(_ input: borrowing FilterInput) -> [AdvertisingReport] {
+    input.analyzed.decoded.advertising ?? []
+  }
+
+  private static func adValues(_ input: borrowing FilterInput) -> [ADValue] {
+    advReports(input).flatMap { $0.structures.map(\.value) }
+  }
 }

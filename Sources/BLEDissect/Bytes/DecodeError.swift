@@ -8,6 +8,8 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
 
   public enum Layer: String, Hashable, Sendable {
     case hci, acl, l2cap, att, smp
+    /// Advertising data: AD structures inside an advertising report.
+    case adv
   }
 
   public var kind: Kind

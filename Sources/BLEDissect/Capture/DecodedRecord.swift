@@ -18,6 +18,8 @@ public struct DecodedRecord: Sendable {
   public var signaling: L2CAPSignalingPDU?
   public var att: ATTPDU?
   public var smp: SMPPDU?
+  /// The reports of an advertising report event, with their AD structures.
+  public var advertising: [AdvertisingReport]?
   /// The L2CAP PDU or SDU put together from several fragments. When it is set, the
   /// byte ranges of `l2cap`, `signaling`, `att` and `smp` index it; otherwise they
   /// index the record's bytes.

@@ -12,6 +12,7 @@ public struct RecordDecoder {
   private var pending: [ACLKey: (group: ReassemblyGroup, fragments: Int)] = [:]
   /// Credit-based channels with an SDU under way.
   private var pendingSDUs: Set<ReassemblyGroup> = []
+  private var advertising = AdvertisingDecoder()
 
   public init() {}
 
@@ -63,6 +64,11 @@ public struct RecordDecoder {
       if !record.isCutBySource {
         decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: decoded.hciParameters)
       }
+    }
+    if decoded.hci?.event == HCIEventCode.leMeta.rawValue, let subevent = decoded.hci?.subevent,
+      AdvertisingDecoder.subevents.contains(subevent)
+    {
+      advertising.decode(record, subevent: subevent, parameters: decoded.hciParameters, into: &decoded)
     }
     if decoded.hci?.event == HCIEventCode.disconnectionComplete.rawValue {
       forgetDisconnected(decoded.hciParameters, adapter: record.adapter)

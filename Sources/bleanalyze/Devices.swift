@@ -1,0 +1,75 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+import BLEOutput
+
+struct Devices: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Every advertiser heard: names, report counts, RSSI, services, manufacturer data, beacons.",
+    discussion: """
+      One row per advertiser address (public and random addresses apart): report counts per \
+      PDU type (ADV_IND, ADV_DIRECT_IND, ADV_SCAN_IND, ADV_NONCONN_IND, SCAN_RSP; extended \
+      advertising as EXT_ADV and EXT_SCAN_RSP, periodic as PERIODIC), RSSI min/mean/max, an \
+      estimate of the advertising interval, local names, service UUIDs, manufacturer data \
+      with the company's name, Tx Power, Appearance, and iBeacon, Eddystone and Exposure \
+      Notification beacons. Extended advertising data sent in several reports counts once, \
+      in the frame that completes it.
+
+      Resolvable private addresses are resolved with the IRKs the capture distributes \
+      (SMP Identity Information) and those given with --irk; the addresses one IRK \
+      resolves become one row for the identity.
+
+      text: a table per capture. json: {"schema_version":1,"devices":[…]}. ndjson: one \
+      device per line.
+      """
+  )
+
+  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
+  var files: [String]
+
+  @Option(help: "Output format: text, json or ndjson.")
+  var format: RenderFormat = .text
+
+  @Option(
+    help: ArgumentHelp(
+      "An Identity Resolving Key to resolve private addresses with (repeatable).",
+      discussion: """
+        32 hex digits, most significant octet first, as Android and BlueZ print it \
+        (colons, hyphens and a 0x prefix are allowed).
+        """, valueName: "hex"))
+  var irk: [String] = []
+
+  func validate() throws {
+    for text in irk where IdentityKey.parseIRK(text) == nil {
+      throw ValidationError("--irk '\(text)' is not 32 hex digits")
+    }
+  }
+
+  mutating func run() throws {
+    let keys = irk.compactMap(IdentityKey.parseIRK).map { IdentityKey(irk: $0, source: .commandLine) }
+    var out = OutputBuffer()
+    var renderer = DevicesRenderer(format: format, multipleFiles: files.count > 1)
+    renderer.begin(into: &out)
+    var inputs = CaptureInputs(files)
+    try inputs.forEach(into: &out) { path, source, out in
+      var decoder = RecordDecoder()
+      var table = DeviceTable(resolver: AddressResolver(keys: keys))
+      CaptureInputs.read(source, label: path) { record in
+        table.add(record, decoder.decode(record))
+        return true
+      }
+      let devices = table.devices()
+      renderer.render(path: path, format: source.formatDescription, devices, table: table, into: &out)
+      guard out.flush() else { throw ExitCode.success }
+      if table.droppedReports > 0 {
+        report(
+          "\(path): note: devices.limit: \(table.limit) advertisers tracked; \(table.droppedReports) reports of further ones not counted"
+        )
+      }
+    }
+    renderer.finish(into: &out)
+    out.flush(force: true)
+    try inputs.exitIfFailed()
+  }
+}
