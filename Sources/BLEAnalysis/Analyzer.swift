@@ -1,19 +1,27 @@
 import BLECapture
 import BLEDissect
 
-/// The whole per-record pipeline of one capture: decode, follow links, rebuild GATT.
+/// The whole per-record pipeline of one capture: decode, follow links, resolve private
+/// addresses, rebuild GATT.
 public struct Analyzer {
   public private(set) var gatt: GATTTracker
   private var decoder = RecordDecoder()
   private var links = LinkTracker()
+  private var resolver: AddressResolver
 
-  public init(importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = []) {
+  /// `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
+  /// private peer addresses to identities.
+  public init(
+    importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = [], identityKeys: [IdentityKey] = []
+  ) {
     gatt = GATTTracker(imported: importedDatabases)
+    resolver = AddressResolver(keys: identityKeys)
   }
 
   public mutating func analyze(_ record: Record) -> AnalyzedRecord {
     var analyzed = links.analyze(record, decoder.decode(record))
-    gatt.analyze(record, &analyzed)
+    resolver.observe(record, analyzed.decoded)
+    gatt.analyze(record, &analyzed, resolver: &resolver)
     return analyzed
   }
 }

@@ -31,23 +31,10 @@ struct Devices: ParsableCommand {
   @Option(help: "Output format: text, json or ndjson.")
   var format: RenderFormat = .text
 
-  @Option(
-    help: ArgumentHelp(
-      "An Identity Resolving Key to resolve private addresses with (repeatable).",
-      discussion: """
-        32 hex digits, most significant octet first, as Android and BlueZ print it \
-        (colons, hyphens and a 0x prefix are allowed).
-        """, valueName: "hex"))
-  var irk: [String] = []
-
-  func validate() throws {
-    for text in irk where IdentityKey.parseIRK(text) == nil {
-      throw ValidationError("--irk '\(text)' is not 32 hex digits")
-    }
-  }
+  @OptionGroup var identityKeys: IdentityKeysOption
 
   mutating func run() throws {
-    let keys = irk.compactMap(IdentityKey.parseIRK).map { IdentityKey(irk: $0, source: .commandLine) }
+    let keys = identityKeys.keys
     var out = OutputBuffer()
     var renderer = DevicesRenderer(format: format, multipleFiles: files.count > 1)
     renderer.begin(into: &out)

@@ -29,13 +29,15 @@ struct Gatt: ParsableCommand {
 
   @OptionGroup var importDB: DatabaseImportOption
 
+  @OptionGroup var identityKeys: IdentityKeysOption
+
   mutating func run() throws {
     let imported = try importDB.load()
     var peers: [GATTRenderer.Peer] = []
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, _ in
-      var analyzer = Analyzer(importedDatabases: imported)
+      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys)
       CaptureInputs.read(source, label: path) { record in
         _ = analyzer.analyze(record)
         return true

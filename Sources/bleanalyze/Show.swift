@@ -42,6 +42,8 @@ struct Show: ParsableCommand {
 
   @OptionGroup var importDB: DatabaseImportOption
 
+  @OptionGroup var identityKeys: IdentityKeysOption
+
   func validate() throws {
     if let write, OutputFormat(fileName: write) == nil {
       throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
@@ -75,7 +77,7 @@ struct Show: ParsableCommand {
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
-      var analyzer = Analyzer(importedDatabases: imported)
+      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys)
       try CaptureInputs.read(source, label: path) { record in
         let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)

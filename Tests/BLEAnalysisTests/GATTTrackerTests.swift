@@ -1,5 +1,6 @@
 import BLECapture
 import BLEDissect
+import Foundation
 import Testing
 
 @testable import BLEAnalysis
@@ -151,5 +152,56 @@ func hexBytes(_ text: String) -> [UInt8] {
     let (records, gatt) = analyzeATT([(false, "1b 0800 0648")], imported: [(peer, database)])
     #expect(records[0].attribute?.uuid == BluetoothUUID(uuid16: 0x2A37))
     #expect(gatt.servers.first?.key.address == peer, "the only imported peer serves a link whose peer is unknown")
+  }
+}
+
+@Suite struct GATTTrackerResolutionTests {
+  /// LE Connection Complete, handle 0x0040, central, peer `peer` (random), then `pdus`
+  /// on that link, then Disconnection Complete; once per peer address.
+  static func connections(_ peers: [String], pdus: [String], keys: [IdentityKey]) -> GATTTracker {
+    var analyzer = Analyzer(identityKeys: keys)
+    var frame = 0
+    func feed(_ bytes: [UInt8], _ type: UInt8, sent: Bool) {
+      frame += 1
+      bytes.withUnsafeBufferPointer { buffer in
+        let record = Record(
+          frame: frame, timestamp: Timestamp(unixMicroseconds: Int64(frame) * 1000),
+          direction: sent ? .sent : .received, adapter: nil, kind: .hci(type), bytes: buffer,
+          originalLength: buffer.count, fileOffset: 0)
+        _ = analyzer.analyze(record)
+      }
+    }
+    for peer in peers {
+      // LE Meta: Connection Complete, Status 0, handle 0x0040, Role Central, Peer_Address_Type random
+      let address = hexBytes(peer)
+      feed(
+        [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x01] + address + [0x18, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00], 0x04,
+        sent: false)
+      for (index, pdu) in pdus.enumerated() {
+        let att = hexBytes(pdu)
+        let l2cap = [UInt8(att.count), 0x00, 0x04, 0x00] + att
+        feed([0x40, 0x20, UInt8(l2cap.count), 0x00] + l2cap, 0x02, sent: index % 2 == 0)
+      }
+      // Disconnection Complete, Status 0, handle 0x0040, reason 0x13
+      feed([0x05, 0x04, 0x00, 0x40, 0x00, 0x13], 0x04, sent: false)
+    }
+    return analyzer.gatt
+  }
+
+  /// Two private addresses, both resolvable with the IRK of Core 6.0, Vol 3, Part H, D.7:
+  /// its sample 70:81:94:0D:FB:AA and another made with prand 0x412345.
+  @Test func privateAddressesOfOneIRKShareADatabase() throws {
+    let irk = hexBytes("ec0234a357c8ad05341010a60a397d9b")
+    let key = IdentityKey(irk: irk, source: .commandLine)
+    let hash = AES128.ah(irk: irk, prand: 0x41_2345)
+    let second = String(format: "412345%06x", hash)  // prand, then hash, most significant first
+    let secondLE = hexBytes(second).reversed().map { String(format: "%02x", $0) }.joined()
+    let first = "aafb0d948170"  // 70:81:94:0D:FB:AA little-endian
+    let discovery = ["10 0100 ffff 0028", "11 06 0100 0500 0d18"]
+    let resolved = Self.connections([first, secondLE], pdus: discovery, keys: [key])
+    #expect(resolved.servers.count == 1, "both addresses are one device")
+    #expect(resolved.servers.first?.key.address == DeviceAddress("70:81:94:0D:FB:AA"))
+    let unresolved = Self.connections([first, secondLE], pdus: discovery, keys: [])
+    #expect(unresolved.servers.count == 2, "without the IRK they are two servers")
   }
 }

@@ -37,6 +37,10 @@ public struct GATTTracker {
   /// Read BD_ADDR answers, per adapter: the local server's address.
   private var localAddresses: [UInt16?: DeviceAddress] = [:]
   private var links: [Int: LinkState] = [:]
+  /// The peer server each connection used so far, to follow it when its private
+  /// address resolves to an identity mid-connection (pairing after discovery).
+  private var peerKeys: [Int: GATTServerKey] = [:]
+  private var firstResolved: [[UInt8]: DeviceAddress] = [:]
 
   struct Bearer: Hashable {
     var connection: Int
@@ -57,13 +61,18 @@ public struct GATTTracker {
     }
   }
 
-  public mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
-    if let ended = analyzed.endedConnection { links[ended.id] = nil }
+  public mutating func analyze(
+    _ record: Record, _ analyzed: inout AnalyzedRecord, resolver: inout AddressResolver
+  ) {
+    if let ended = analyzed.endedConnection {
+      links[ended.id] = nil
+      peerKeys[ended.id] = nil
+    }
     guard let att = analyzed.decoded.att, let conn = analyzed.conn, let l2cap = analyzed.decoded.l2cap else {
       if analyzed.decoded.hci?.event == 0x0E { noteLocalAddress(record, analyzed.decoded) }
       return
     }
-    let key = serverKey(conn, record: record, opcode: att.opcode)
+    let key = serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver)
     let index = server(for: key)
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
     // Out of the array while it changes, so its tables are not copied.
@@ -108,8 +117,11 @@ public struct GATTTracker {
   }
 
   /// The server is whoever sends responses, notifications and indications: the peer,
-  /// unless the host sent them (a capture on the peripheral's side).
-  private func serverKey(_ conn: ConnectionRef, record: Record, opcode: ATTOpcode) -> GATTServerKey {
+  /// unless the host sent them (a capture on the peripheral's side). A peer is known by
+  /// its identity address when an IRK resolves its private address.
+  private mutating func serverKey(
+    _ conn: ConnectionRef, record: Record, opcode: ATTOpcode, resolver: inout AddressResolver
+  ) -> GATTServerKey {
     let fromServer =
       switch opcode.kind {
       case .response, .error, .notification, .indication: true
@@ -122,8 +134,24 @@ public struct GATTTracker {
       let address = localAddresses[record.adapter] ?? onlyImported
       return GATTServerKey(address: address, isLocal: true, adapter: record.adapter)
     }
-    if let peer = conn.peer ?? onlyImported { return GATTServerKey(address: peer, isLocal: false) }
-    return GATTServerKey(address: nil, isLocal: false, adapter: record.adapter, connection: conn.id)
+    guard var peer = conn.peer ?? onlyImported else {
+      return GATTServerKey(address: nil, isLocal: false, adapter: record.adapter, connection: conn.id)
+    }
+    // Peer_Address_Type 0x01: a random device address, maybe resolvable.
+    if conn.peerType == 0x01, let key = resolver.resolve(peer, isRandom: true) {
+      // Without an identity address (an --irk alone), the first address the key resolved.
+      peer = key.identity ?? firstResolved[key.irk, default: peer]
+      firstResolved[key.irk] = peer
+    }
+    let key = GATTServerKey(address: peer, isLocal: false)
+    if let previous = peerKeys[conn.id], previous != key, let index = serverIndex[previous], serverIndex[key] == nil {
+      // The same server, now known by its identity: rename what was learned so far.
+      servers[index].key = key
+      serverIndex[previous] = nil
+      serverIndex[key] = index
+    }
+    peerKeys[conn.id] = key
+    return key
   }
 
   private mutating func server(for key: GATTServerKey) -> Int {
