@@ -27,7 +27,7 @@ struct Bleanalyze: ParsableCommand {
       (everything readable was still processed).
       """,
     version: "0.1.0",
-    subcommands: [Show.self, Convert.self],
+    subcommands: [Show.self, Convert.self, Dissectors.self],
     defaultSubcommand: Show.self
   )
 

@@ -5087,5 +5087,22 @@ febb	File Transfer Service by Adafruit
 
 """#
     ),
+    (
+      "characteristics/heart-rate-measurement.dissector",
+      #"""
+# Heart Rate Measurement — GATT Specification Supplement 3.113
+characteristic 2a37 "Heart Rate Measurement"
+  field flags u8 "Flags"
+    bit 0 value_16 "Heart Rate Value Format" 0=UINT8 1=UINT16
+    bits 1-2 contact "Sensor Contact Status" 0="Not supported" 1="Not supported" 2="Not detected" 3=Detected
+    bit 3 energy_present "Energy Expended Present"
+    bit 4 rr_present "RR-Interval Present"
+  field heart_rate u8 "Heart Rate Measurement Value" unit=bpm if=!value_16
+  field heart_rate u16 "Heart Rate Measurement Value" unit=bpm if=value_16
+  field energy_expended u16 "Energy Expended" unit=kJ if=energy_present
+  field rr_interval u16 "RR-Interval" scale=1/1024 unit=s if=rr_present repeat
+
+"""#
+    ),
   ]
 }
