@@ -59,7 +59,8 @@ extension OutputBuffer {
 
   /// One line for people: `Sensor Contact Status Detected, Heart Rate Measurement Value
   /// 72 bpm, RR-Interval 0.7705 s, 0.7822 s`. Fields that only switch others on or off
-  /// are left out, since what they switch shows; other flags show the bits that are set.
+  /// are left out, since what they switch shows; other flags show the bits that are set;
+  /// a group reads `Time Stamp (Year 2024, Month 5, …)`.
   public mutating func appendDecodedText(_ fields: [DecodedField]) {
     var first = true
     appendDecodedParts(fields, first: &first)
@@ -73,7 +74,12 @@ extension OutputBuffer {
     for field in fields where !field.isSwitch {
       switch field.value {
       case .group:
-        appendDecodedParts(field.children, first: &first)
+        separate(&first, &self)
+        append(field.name)
+        append(" (")
+        var inner = true
+        appendDecodedParts(field.children, first: &inner)
+        append(")")
       case .list(let items):
         guard !items.isEmpty else { continue }
         separate(&first, &self)
@@ -92,11 +98,12 @@ extension OutputBuffer {
       case .unsigned where !field.children.isEmpty:
         let visible = field.children.filter { !$0.isSwitch }
         let booleans = visible.filter { if case .boolean = $0.value { true } else { false } }
-        if !booleans.isEmpty {
+        // "none" only says something when the field is nothing but flags (a CCCD).
+        let set = booleans.filter { $0.value == .boolean(true) }.map(\.name)
+        if !set.isEmpty || (!booleans.isEmpty && booleans.count == field.children.count) {
           separate(&first, &self)
           append(field.name)
           append(" ")
-          let set = booleans.filter { $0.value == .boolean(true) }.map(\.name)
           append(set.isEmpty ? "none" : set.joined(separator: "|"))
         }
         for bits in visible where booleans.allSatisfy({ $0.id != bits.id }) {
