@@ -15,8 +15,8 @@ public enum DissectorFile {
     var parser = DissectorParser(path: path)
     var lines: [SourceLine] = []
     var number = firstLine
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      let line = raw.last == "\r" ? raw.dropLast() : raw
+    // "\r\n" is one Character, so CRLF files are split on it too.
+    for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
       if let tokens = try parser.tokenize(line, number: number) { lines.append(tokens) }
       number += 1
     }

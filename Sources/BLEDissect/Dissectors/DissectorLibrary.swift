@@ -70,7 +70,7 @@ public struct DissectorLibrary: Sendable {
       }
       while lineStart < text.endIndex {
         lineNumber += 1
-        let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
+        let lineEnd = text[lineStart...].firstIndex { $0 == "\n" || $0 == "\r\n" } ?? text.endIndex
         let line = text[lineStart..<lineEnd]
         if let first = line.first, first != " ", first != "#" {
           close(at: lineStart)
