@@ -84,7 +84,7 @@ import Testing
       """, "0303 6e0e 0080 03 64")
     #expect(
       result.fields.map(\.value) == [
-        .real(771.0 / 1024, decimals: 4), .real(36.94, decimals: 2), .named(raw: -32768, name: "Value is not known"),
+        .real(771.0 / 1024, decimals: 5), .real(36.94, decimals: 2), .named(raw: -32768, name: "Value is not known"),
         .real(300, decimals: 0), .real(10, decimals: 1),
       ])
     #expect(result.fields[1].unit == "°C")
@@ -141,7 +141,7 @@ import Testing
       Issue.record("RR-Interval is not a list")
       return
     }
-    #expect(rr.map(\.value) == [.real(771.0 / 1024, decimals: 4), .real(801.0 / 1024, decimals: 4)])
+    #expect(rr.map(\.value) == [.real(771.0 / 1024, decimals: 5), .real(801.0 / 1024, decimals: 5)])
     // Flags: 0x09 (UINT16, Energy Expended present); Heart Rate 0x0148 = 328; Energy 0x0010 = 16 kJ
     let wide = try decode(Self.heartRate, "09 4801 1000")
     #expect(wide.fields.map(\.value).dropFirst() == [.unsigned(328), .unsigned(16)])
@@ -230,6 +230,22 @@ import Testing
     #expect(result.fields[1].value == .bytes([1, 2]))
     #expect(result.diagnostic?.id == "att.decoded.extra")
     #expect(result.problem == "Test value has 2 bytes after its last field, from offset 1")
+  }
+
+  /// Text shows the decimals the encoding resolves: all of a short resolution, else one
+  /// past its first significant digit.
+  static let resolutions: [(scale: String, decimals: Int)] = [
+    ("0.01", 2), ("1/8", 3), ("0.5", 1), ("2", 0), ("0.005", 3), ("1/1024", 5), ("1/2048", 5), ("1/256", 4),
+  ]
+
+  @Test("decimals follow the resolution", arguments: resolutions)
+  func decimals(scale: String, decimals: Int) throws {
+    let result = try decode("field x u8 \"X\" scale=\(scale)", "07")
+    guard case .real(_, let places) = result.fields.first?.value else {
+      Issue.record("not a real: \(result.fields)")
+      return
+    }
+    #expect(places == decimals)
   }
 
   @Test func namesFromAssignedNumbers() throws {

@@ -5167,7 +5167,9 @@ characteristic 2bed "Battery Level Status"
     bits 5-6 charge_state "Battery Charge State" 0=Unknown 1=Charging 2="Discharging: Active" 3="Discharging: Inactive"
     bits 7-8 charge_level "Battery Charge Level" 0=Unknown 1=Good 2=Low 3=Critical
     bits 9-11 charging_type "Charging Type" 0="Unknown or Not Charging" 1="Constant Current" 2="Constant Voltage" 3=Trickle 4=Float
-    bits 12-14 fault_reason "Charging Fault Reason"
+    bit 12 fault_battery "Charging Fault Reason: Battery"
+    bit 13 fault_external "Charging Fault Reason: External power source"
+    bit 14 fault_other "Charging Fault Reason: Other"
   field identifier u16 "Identifier" hex if=identifier_present
   field level u8 "Battery Level" unit=% if=level_present
   field additional u8 "Additional Status" if=additional_present
@@ -5879,16 +5881,16 @@ characteristic 2a5f "PLX Continuous Measurement"
 # PLX Features — GSS 3.175
 characteristic 2a60 "PLX Features"
   field features u16 "Supported Features"
-    bit 0 status_support "Measurement Status support is present"
-    bit 1 device_status_support "Device and Sensor Status support is present"
+    bit 0 status_supported "Measurement Status support is present"
+    bit 1 device_status_supported "Device and Sensor Status support is present"
     bit 2 storage "Measurement Storage for Spot-check measurements is supported"
     bit 3 timestamp "Timestamp for Spot-check measurements is supported"
     bit 4 fast "SpO2PR-Fast metric is supported"
     bit 5 slow "SpO2PR-Slow metric is supported"
     bit 6 pai "Pulse Amplitude Index field is supported"
     bit 7 multiple_bonds "Multiple Bonds supported"
-  field status_support u16 "Measurement Status Support" hex if=status_support
-  field device_status_support u24 "Device and Sensor Status Support" hex if=device_status_support
+  field status_support u16 "Measurement Status Support" hex if=status_supported
+  field device_status_support u24 "Device and Sensor Status Support" hex if=device_status_supported
 
 """#
     ),

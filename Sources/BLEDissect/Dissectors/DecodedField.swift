@@ -15,8 +15,9 @@ public struct DecodedField: Hashable, Sendable {
   public var hexDigits: Int
   /// An integer declared `hex`: shown in hexadecimal.
   public var isHex: Bool
-  /// The field only switches other fields on or off, or counts them (`if=`, `repeat=`,
-  /// `length=` name it): concise renderings leave it out.
+  /// A bit that only switches other fields on or off or counts them (an `if=`,
+  /// `repeat=` or `length=` names it): concise renderings leave it out, since what it
+  /// switches shows.
   public var isSwitch: Bool
 
   public init(

@@ -68,13 +68,10 @@ struct DissectorEngine {
         // An occurrence that takes no bytes (all its members absent) would repeat forever.
         if position == start { break }
       }
-      result.append(
-        DecodedField(id: field.id, name: field.name, value: .list(items), unit: field.unit, isSwitch: isSwitch(field)))
+      result.append(DecodedField(id: field.id, name: field.name, value: .list(items), unit: field.unit))
     }
     return result
   }
-
-  func isSwitch(_ field: DissectorField) -> Bool { switches.contains(field.id) }
 
   mutating func truncated(_ field: DissectorField, needs: Int) {
     diagnostic = Diagnostic(
@@ -112,7 +109,6 @@ struct DissectorEngine {
     let chunk = bytes[position..<position + size]
     position += size
     var decoded = DecodedField(id: field.id, name: field.name, value: .group, unit: field.unit)
-    decoded.isSwitch = isSwitch(field)
     if field.type.isNumeric { decoded.hexDigits = 2 * size }
     switch field.type {
     case .unsigned(let n, let bigEndian), .signed(let n, let bigEndian):
@@ -200,15 +196,19 @@ struct DissectorEngine {
     var result = numerator / denominator
     if let offset = field.offset { result += offset }
     guard decimals >= 0 else { return .real(result, decimals: -1) }
-    // The resolution's decimals: 1/1024 has 10, shown as 4; 0.01 has 2.
+    // Decimals from the resolution: all of them when it has few (0.01 → 2, 1/8 → 3,
+    // 10^-5 → 5), else one past its first significant digit (1/1024 → 5).
     let resolution = Double(field.scale?.numerator.magnitude ?? 1) / denominator
       * (power > 0 ? Self.powerOfTen(power) : 1)
     var places = 0
+    var first: Int?
     var scaledResolution = resolution
-    while places < 4, (scaledResolution - scaledResolution.rounded()).magnitude > 1e-9 * max(1, scaledResolution) {
+    while places < 15, (scaledResolution - scaledResolution.rounded()).magnitude > 1e-9 * max(1, scaledResolution) {
       scaledResolution *= 10
       places += 1
+      if first == nil, scaledResolution >= 1 { first = places }
     }
+    if places > 6, let first { places = first + 1 }
     return .real(result, decimals: places)
   }
 
