@@ -19,7 +19,7 @@ public struct Diagnostic: Hashable, Sendable {
   public static let catalog: [(id: String, meaning: String)] =
     base + HCIParameters.diagnosticIDs + ACLReassembler.diagnosticIDs + L2CAPSignalingPDU.diagnosticIDs
     + SDUReassembler.diagnosticIDs
-    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + analysis
+    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + DecodeResult.diagnosticIDs + analysis
 
   /// Ids of the record framing and HCI headers.
   static let base: [(id: String, meaning: String)] = [
