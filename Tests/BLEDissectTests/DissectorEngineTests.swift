@@ -132,9 +132,10 @@ import Testing
     //   RR-Interval: 0x0303 (771/1024 s), 0x0321 (801/1024 s)
     let short = try decode(Self.heartRate, "16 48 0303 2103")
     #expect(short.fields.map(\.id) == ["flags", "heart_rate", "rr_interval"])
-    #expect(short.fields[0].children.map(\.value) == [
-      .named(raw: 0, name: "UINT8"), .named(raw: 3, name: "Detected"), .boolean(false), .boolean(true),
-    ])
+    #expect(
+      short.fields[0].children.map(\.value) == [
+        .named(raw: 0, name: "UINT8"), .named(raw: 3, name: "Detected"), .boolean(false), .boolean(true),
+      ])
     #expect(short.fields[0].children.map(\.isSwitch) == [true, false, true, true])
     #expect(short.fields[1].value == .unsigned(72))
     guard case .list(let rr) = short.fields[2].value else {
@@ -272,7 +273,7 @@ import Testing
 
   @Test func fieldTreeForVerboseOutput() throws {
     let tree = try decode(Self.heartRate, "16 48 0303").fields.fieldTree
-    #expect(tree[0] .name == "Flags")
+    #expect(tree[0].name == "Flags")
     #expect(tree[0].value == .flags(0x16, hexDigits: 2, names: ["RR-Interval Present"]))
     #expect(tree[0].children[1].value == .code(3, hexDigits: 1, name: "Detected"))
     #expect(tree[1].value == .measure(72, hexDigits: 2, value: 72, unit: "bpm"))

@@ -94,7 +94,10 @@ import Testing
       """
     let format = try #require(try DissectorFile.parse(path: "t", text: text).first)
     let f = format.fields
-    #expect(f[1].enumeration == [.init(value: 1, name: "One"), .init(value: 2, name: "Two words"), .init(value: 16, name: "Sixteen")])
+    #expect(
+      f[1].enumeration == [
+        .init(value: 1, name: "One"), .init(value: 2, name: "Two words"), .init(value: 16, name: "Sixteen"),
+      ])
     #expect(f[2].unit == "°C")
     #expect(f[2].scale == DissectorScale(numerator: 1, denominator: 100))
     #expect(f[2].exponent == -1)
@@ -110,7 +113,8 @@ import Testing
   }
 
   @Test func commentsBlankLinesAndCRLF() throws {
-    let text = "# a comment\r\n\r\ncharacteristic 2a19 \"Battery Level\" # trailing\r\n  # indented comment\r\n"
+    let text =
+      "# a comment\r\n\r\ncharacteristic 2a19 \"Battery Level\" # trailing\r\n  # indented comment\r\n"
       + "  field level u8 \"Battery # Level\" unit=%\r\n"
     let format = try #require(try DissectorFile.parse(path: "t", text: text).first)
     #expect(format.line == 3)
@@ -153,8 +157,14 @@ import Testing
     ("characteristic 2a37 \"X\"\n  field hr u8 \"X\" unti=bpm", 2, 19, "unknown attribute 'unti=bpm'"),
     ("characteristic 2a37 \"X\"\n  field hr u8 \"X\" fast", 2, 19, "unknown attribute 'fast'"),
     ("characteristic 2a37 \"X\"\n  field hr u8 \"X\" if=missing", 2, 22, "unknown id 'missing' in if="),
-    ("characteristic 2a37 \"X\"\n  field s utf8 \"S\" length=2\n  field n u8 \"N\" repeat=s", 3, 25, "'s' in repeat= is not an integer"),
-    ("characteristic 2a37 \"X\"\n  field s u8 \"S\" unit=x\n  field n u8 \"N\" length=s", 3, 18, "'length=' applies to utf8"),
+    (
+      "characteristic 2a37 \"X\"\n  field s utf8 \"S\" length=2\n  field n u8 \"N\" repeat=s", 3, 25,
+      "'s' in repeat= is not an integer"
+    ),
+    (
+      "characteristic 2a37 \"X\"\n  field s u8 \"S\" unit=x\n  field n u8 \"N\" length=s", 3, 18,
+      "'length=' applies to utf8"
+    ),
     ("characteristic 2a37 \"X\"\n  field hr utf8 \"X\" scale=2", 2, 21, "'scale=' applies to numbers, not utf8"),
     ("characteristic 2a37 \"X\"\n  field hr u8 \"X\" scale=abc", 2, 25, "bad scale 'abc'"),
     ("characteristic 2a37 \"X\"\n  field hr u8 \"X\" scale=0", 2, 25, "bad scale '0'"),
@@ -180,7 +190,10 @@ import Testing
     ("characteristic 2a37 \"X\"\ncharacteristic 0x2A37 \"Y\"", 2, 16, "already defined on line 1"),
     ("characteristic 2a37 \"X\"\n  field a u8 \"A\"\n  field b u8 \"B\" if=a=1", 3, 21, "bad condition 'a=1'"),
     ("characteristic 2a37 \"X\"\n  field a u8 \"A\"\n  field b u8 \"B\" if=a==x", 3, 21, "bad condition"),
-    ("characteristic 2a37 \"X\"\n  field a utf8 \"A\" length=2\n  field b u8 \"B\" if=a", 3, 21, "'a' in if= is not an integer"),
+    (
+      "characteristic 2a37 \"X\"\n  field a utf8 \"A\" length=2\n  field b u8 \"B\" if=a", 3, 21,
+      "'a' in if= is not an integer"
+    ),
     ("characteristic 2a37 \"X\"\n  field a u8 \"A\" repeat=0", 2, 25, "bad repeat count 0"),
     ("characteristic 2a37 \"X\"\n  field a u8 \"A\" repeat=a-b", 2, 25, "bad repeat"),
     ("characteristic 2a37 \"X\"\n  group g \"G\"", 2, 3, "group 'g' has no fields"),

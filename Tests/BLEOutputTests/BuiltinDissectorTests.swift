@@ -23,7 +23,9 @@ import Testing
     let formats = try Self.parsedFiles()
     #expect(formats.count { $0.kind == .characteristic && !$0.fields.isEmpty } >= 60)
     let descriptors = Set(formats.filter { $0.kind == .descriptor }.map(\.uuid.description))
-    for uuid in ["2900", "2901", "2902", "2903", "2904", "2905", "2906", "2907", "2908", "290b", "290c", "290d", "290e"] {
+    for uuid in [
+      "2900", "2901", "2902", "2903", "2904", "2905", "2906", "2907", "2908", "290b", "290c", "290d", "290e",
+    ] {
       #expect(descriptors.contains(uuid), "descriptor \(uuid)")
     }
   }
@@ -102,13 +104,22 @@ import Testing
     // Reconnection Address: 0xabcdef123456
     ("2a03", "563412efcdab", "Reconnection Address 0xabcdef123456"),
     // PPCP: min 6 (7.5 ms), max 12 (15 ms), latency 0, timeout 200 (2 s)
-    ("2a04", "06000c000000c800", "Minimum Connection Interval 7.5 ms, Maximum Connection Interval 15 ms, Peripheral Latency 0, Connection Supervision Timeout Multiplier 2000 ms"),
+    (
+      "2a04", "06000c000000c800",
+      "Minimum Connection Interval 7.5 ms, Maximum Connection Interval 15 ms, Peripheral Latency 0, Connection Supervision Timeout Multiplier 2000 ms"
+    ),
     // Central Address Resolution: supported
     ("2aa6", "01", "Central Address Resolution Support Address resolution is supported in this device"),
     // Resolvable Private Address Only: 0
-    ("2ac9", "00", "Resolvable Private Address Only Only Resolvable Private Addresses will be used as local addresses after bonding"),
+    (
+      "2ac9", "00",
+      "Resolvable Private Address Only Only Resolvable Private Addresses will be used as local addresses after bonding"
+    ),
     // Service Changed: 0x0001-0xffff
-    ("2a05", "0100ffff", "Start of Affected Attribute Handle Range 0x0001, End of Affected Attribute Handle Range 0xffff"),
+    (
+      "2a05", "0100ffff",
+      "Start of Affected Attribute Handle Range 0x0001, End of Affected Attribute Handle Range 0xffff"
+    ),
     // Client Supported Features: Robust Caching, EATT, Multiple Notifications
     ("2b29", "07", "Client Supported Features Robust Caching|Enhanced ATT bearer|Multiple Handle Value Notifications"),
     // Database Hash
@@ -132,15 +143,27 @@ import Testing
     // IEEE 11073 regulatory list (opaque)
     ("2a2a", "fe0400010201", "Regulatory Certification Data List fe0400010201"),
     // PnP ID: SIG source, Apple, product 0x0001, version 0x0003
-    ("2a50", "014c0001000300", "Vendor ID Source Bluetooth SIG-assigned Device ID Vendor ID value from the Assigned Numbers document, Vendor ID Apple, Inc., Product ID 0x0001, Product Version 0x0003"),
+    (
+      "2a50", "014c0001000300",
+      "Vendor ID Source Bluetooth SIG-assigned Device ID Vendor ID value from the Assigned Numbers document, Vendor ID Apple, Inc., Product ID 0x0001, Product Version 0x0003"
+    ),
     // Battery Level: 95 %
     ("2a19", "5f", "Battery Level 95 %"),
     // Battery Level State: 80 %, state 0xbb
-    ("2a1b", "50bb", "Battery Level 80 %, Present Present, Discharging Not Discharging, Charging Charging, Level Good Level"),
+    (
+      "2a1b", "50bb",
+      "Battery Level 80 %, Present Present, Discharging Not Discharging, Charging Charging, Level Good Level"
+    ),
     // Battery Level Status: Flags 0x03 (Identifier, Battery Level), Power State 0x0062, Identifier 0x0020, 90 %
-    ("2bed", "03620020005a", "Battery Present No, Wired External Power Source Connected Yes, Wireless External Power Source Connected No, Battery Charge State Discharging: Inactive, Battery Charge Level Unknown, Charging Type Unknown or Not Charging, Identifier 0x0020, Battery Level 90 %"),
+    (
+      "2bed", "03620020005a",
+      "Battery Present No, Wired External Power Source Connected Yes, Wireless External Power Source Connected No, Battery Charge State Discharging: Inactive, Battery Charge Level Unknown, Charging Type Unknown or Not Charging, Identifier 0x0020, Battery Level 90 %"
+    ),
     // Heart Rate Measurement: Flags 0x16 (UINT8, contact detected, RR present), 72 bpm, RR 0x0303 and 0x0321 (1/1024 s)
-    ("2a37", "164803032103", "Sensor Contact Status Detected, Heart Rate Measurement Value 72 bpm, RR-Interval 0.75293 s, 0.78223 s"),
+    (
+      "2a37", "164803032103",
+      "Sensor Contact Status Detected, Heart Rate Measurement Value 72 bpm, RR-Interval 0.75293 s, 0.78223 s"
+    ),
     // Body Sensor Location: Chest
     ("2a38", "01", "Body Sensor Location Chest"),
     // Heart Rate Control Point: Reset Energy Expended
@@ -154,9 +177,15 @@ import Testing
     // Day of Week: Friday
     ("2a09", "05", "Day of Week Friday"),
     // Day Date Time: 2024-05-24 09:30:00 Friday
-    ("2a0a", "e8070518091e0005", "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday"),
+    (
+      "2a0a", "e8070518091e0005",
+      "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday"
+    ),
     // Exact Time 256: ... fractions 128/256
-    ("2a0c", "e8070518091e000580", "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday, Fractions256 0.5 s"),
+    (
+      "2a0c", "e8070518091e000580",
+      "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday, Fractions256 0.5 s"
+    ),
     // DST Offset: Daylight Time
     ("2a0d", "04", "DST Offset Daylight Time (+1h)"),
     // Time Zone: +4 x 15 min = +60 min
@@ -164,21 +193,33 @@ import Testing
     // Local Time Information: +120 min, Daylight Time
     ("2a0f", "0804", "Time Zone 120 min, Daylight Saving Time Daylight Time (+1h)"),
     // Time with DST
-    ("2a11", "e8070518091e0004", "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), DST Offset Daylight Time (+1h)"),
+    (
+      "2a11", "e8070518091e0004",
+      "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), DST Offset Daylight Time (+1h)"
+    ),
     // Time Accuracy: 12/8 = 1.5 s
     ("2a12", "0c", "Accuracy 1.5 s"),
     // Time Source: GPS
     ("2a13", "02", "Time Source GPS"),
     // Reference Time Information: GPS, 1.5 s, 255+ days, 5 h
-    ("2a14", "020cff05", "Time Source GPS, Time Accuracy 1.5 s, Days Since Update 255 or more days, Hours Since Update 5 h"),
+    (
+      "2a14", "020cff05",
+      "Time Source GPS, Time Accuracy 1.5 s, Days Since Update 255 or more days, Hours Since Update 5 h"
+    ),
     // Time Update Control Point: Get Reference Update
     ("2a16", "01", "Time Update Control Point Get Reference Update"),
     // Time Update State: Idle, Timeout
     ("2a17", "0004", "Current State Idle, Result Timeout"),
     // Current Time: ... adjust reason manual
-    ("2a2b", "e8070518091e00050001", "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday, Fractions256 0 s, Adjust Reason Manual time update"),
+    (
+      "2a2b", "e8070518091e00050001",
+      "Date Time (Year 2024, Month 5, Day 24, Hours 9, Minutes 30, Seconds 0), Day of Week Friday, Fractions256 0 s, Adjust Reason Manual time update"
+    ),
     // Temperature Measurement: Flags 0x06 (Celsius, Time Stamp, Type), FLOAT 0xff00016f = 36.7, 2024-05-24 12:30:00, Ear
-    ("2a1c", "066f0100ffe80705180c1e0003", "Temperature Measurement Value (Celsius) 36.7 °C, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Temperature Type Ear (usually earlobe)"),
+    (
+      "2a1c", "066f0100ffe80705180c1e0003",
+      "Temperature Measurement Value (Celsius) 36.7 °C, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Temperature Type Ear (usually earlobe)"
+    ),
     // Temperature Type: Body (general)
     ("2a1d", "02", "Temperature Text Description Body (general)"),
     // Intermediate Temperature: Flags 0x01 (Fahrenheit), FLOAT 0xff0003f0 = 100.8
@@ -186,33 +227,69 @@ import Testing
     // Measurement Interval: 300 s
     ("2a21", "2c01", "Measurement Interval 300 s"),
     // Blood Pressure Measurement: Flags 0x1e (mmHg, Time Stamp, Pulse Rate, User ID, Status), 116/80/89 mmHg SFLOAT, 2024-05-24 12:30:00, 72 bpm, user 1, status 0x0000
-    ("2a35", "1e740050005900e80705180c1e004800010000", "Blood Pressure Measurement Compound Value - Systolic (mmHg) 116 mmHg, Blood Pressure Measurement Compound Value - Diastolic (mmHg) 80 mmHg, Blood Pressure Measurement Compound Value - Mean Arterial Pressure (mmHg) 89 mmHg, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Pulse Rate 72 bpm, User ID 1, Body Movement Detection Flag No body movement, Cuff Fit Detection Flag Cuff fits properly, Irregular Pulse Detection Flag No irregular pulse detected, Pulse Rate Range Detection Flags Pulse rate is within the range, Measurement Position Detection Flag Proper measurement position"),
+    (
+      "2a35", "1e740050005900e80705180c1e004800010000",
+      "Blood Pressure Measurement Compound Value - Systolic (mmHg) 116 mmHg, Blood Pressure Measurement Compound Value - Diastolic (mmHg) 80 mmHg, Blood Pressure Measurement Compound Value - Mean Arterial Pressure (mmHg) 89 mmHg, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Pulse Rate 72 bpm, User ID 1, Body Movement Detection Flag No body movement, Cuff Fit Detection Flag Cuff fits properly, Irregular Pulse Detection Flag No irregular pulse detected, Pulse Rate Range Detection Flags Pulse rate is within the range, Measurement Position Detection Flag Proper measurement position"
+    ),
     // Intermediate Cuff Pressure: Flags 0x00 (mmHg), 160 mmHg, diastolic and MAP NaN (0x07ff)
-    ("2a36", "00a000ff07ff07", "Intermediate Cuff Pressure Compound Value - Current Cuff Pressure (mmHg) 160 mmHg, Intermediate Cuff Pressure Compound Value - Diastolic (unused) NaN, Intermediate Cuff Pressure Compound Value - Mean Arterial Pressure (unused) NaN"),
+    (
+      "2a36", "00a000ff07ff07",
+      "Intermediate Cuff Pressure Compound Value - Current Cuff Pressure (mmHg) 160 mmHg, Intermediate Cuff Pressure Compound Value - Diastolic (unused) NaN, Intermediate Cuff Pressure Compound Value - Mean Arterial Pressure (unused) NaN"
+    ),
     // Blood Pressure Feature: body movement, cuff fit, multiple bond
-    ("2a49", "2300", "Blood Pressure Feature Body Movement Detection Support|Cuff Fit Detection Support|Multiple Bond Support"),
+    (
+      "2a49", "2300",
+      "Blood Pressure Feature Body Movement Detection Support|Cuff Fit Detection Support|Multiple Bond Support"
+    ),
     // Glucose Measurement: Flags 0x0b (Time Offset, Concentration, Status), seq 5, 2024-05-24 12:30:00, -10 min, SFLOAT 0xb05f = 95e-5 kg/L, Type/Location 0x11, Status 0x0001
-    ("2a18", "0b0500e80705180c1e00f6ff5fb0110100", "Sequence Number 5, Base Time (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Time Offset -10 min, Glucose Concentration 0.00095 kg/L, Type Capillary Whole blood, Sample Location Finger, Sensor Status Annunciation Device battery low at time of measurement"),
+    (
+      "2a18", "0b0500e80705180c1e00f6ff5fb0110100",
+      "Sequence Number 5, Base Time (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Time Offset -10 min, Glucose Concentration 0.00095 kg/L, Type Capillary Whole blood, Sample Location Finger, Sensor Status Annunciation Device battery low at time of measurement"
+    ),
     // Glucose Feature: low battery, malfunction, multiple bond
-    ("2a51", "0304", "Glucose Feature Low Battery Detection During Measurement Supported|Sensor Malfunction Detection Supported|Multiple Bond Supported"),
+    (
+      "2a51", "0304",
+      "Glucose Feature Low Battery Detection During Measurement Supported|Sensor Malfunction Detection Supported|Multiple Bond Supported"
+    ),
     // Record Access Control Point: Response Code (0x06), Operator Null, request Report stored records, Success
-    ("2a52", "06000101", "Op Code Response Code, Operator Null, Request Op Code Report stored records, Response Code Value Success"),
+    (
+      "2a52", "06000101",
+      "Op Code Response Code, Operator Null, Request Op Code Report stored records, Response Code Value Success"
+    ),
     // RSC Measurement: Flags 0x07 (stride, distance, running), 0x0400/256 = 4 m/s, 90 /min, 100 x 0.01 m, 1000 x 0.1 m
-    ("2a53", "0700045a6400e8030000", "Walking or Running Status Running, Instantaneous Speed 4 m/s, Instantaneous Cadence 90 /min, Instantaneous Stride Length 1 m, Total Distance 100 m"),
+    (
+      "2a53", "0700045a6400e8030000",
+      "Walking or Running Status Running, Instantaneous Speed 4 m/s, Instantaneous Cadence 90 /min, Instantaneous Stride Length 1 m, Total Distance 100 m"
+    ),
     // RSC Feature
-    ("2a54", "0700", "RSC Feature Instantaneous Stride Length Measurement Supported|Total Distance Measurement Supported|Walking or Running Status Supported"),
+    (
+      "2a54", "0700",
+      "RSC Feature Instantaneous Stride Length Measurement Supported|Total Distance Measurement Supported|Walking or Running Status Supported"
+    ),
     // SC Control Point: Response Code (0x10) to Update Sensor Location, Success, locations 1 and 2
-    ("2a55", "1003010102", "Op Code Response Code, Request Op Code Update Sensor Location, Response Value Success, Response Parameter Top of shoe, In shoe"),
+    (
+      "2a55", "1003010102",
+      "Op Code Response Code, Request Op Code Update Sensor Location, Response Value Success, Response Parameter Top of shoe, In shoe"
+    ),
     // CSC Measurement: Flags 0x03, wheel revolutions 1, 1000/1024 s, crank revolutions 20, 0xfc00/1024 = 63 s
-    ("2a5b", "0301000000e803140000fc", "Cumulative Wheel Revolutions 1, Last Wheel Event Time 0.97656 s, Cumulative Crank Revolutions 20, Last Crank Event Time 63 s"),
+    (
+      "2a5b", "0301000000e803140000fc",
+      "Cumulative Wheel Revolutions 1, Last Wheel Event Time 0.97656 s, Cumulative Crank Revolutions 20, Last Crank Event Time 63 s"
+    ),
     // CSC Feature
     ("2a5c", "0300", "CSC Feature Wheel Revolution Data Supported|Crank Revolution Data Supported"),
     // Sensor Location: Rear Wheel
     ("2a5d", "0c", "Sensor Location Rear Wheel"),
     // Cycling Power Measurement: Flags 0x0020 (crank data), 150 W, 20 revolutions, 0xfc00/1024 = 63 s
-    ("2a63", "20009600140000fc", "Pedal Power Balance Reference Unknown, Accumulated Torque Source Wheel Based, Instantaneous Power 150 W, Crank Revolution Data - Cumulative Crank Revolutions 20, Crank Revolution Data - Last Crank Event Time 63 s"),
+    (
+      "2a63", "20009600140000fc",
+      "Pedal Power Balance Reference Unknown, Accumulated Torque Source Wheel Based, Instantaneous Power 150 W, Crank Revolution Data - Cumulative Crank Revolutions 20, Crank Revolution Data - Last Crank Event Time 63 s"
+    ),
     // Cycling Power Feature: 0x0001000c (wheel, crank, torque based)
-    ("2a65", "0c000100", "Cycling Power Feature Wheel Revolution Data Supported|Crank Revolution Data Supported, Sensor Measurement Context Torque based, Distributed System Support Unspecified (legacy sensor)"),
+    (
+      "2a65", "0c000100",
+      "Cycling Power Feature Wheel Revolution Data Supported|Crank Revolution Data Supported, Sensor Measurement Context Torque based, Distributed System Support Unspecified (legacy sensor)"
+    ),
     // Magnetic Declination: 50.00 deg
     ("2a2c", "8813", "Magnetic Declination 50 °"),
     // Elevation: 50.00 m
@@ -274,23 +351,44 @@ import Testing
     // User Index: Unknown User
     ("2a9a", "ff", "User Index Unknown User"),
     // User Control Point: Response Code (0x20) to Register New User, Success, user index 10
-    ("2a9f", "2001010a", "Op Code Response Code, Request Op Code Register New User, Response Value Success, Response Parameter 10"),
+    (
+      "2a9f", "2001010a",
+      "Op Code Response Code, Request Op Code Register New User, Response Value Success, Response Parameter 10"
+    ),
     // Weight Measurement: Flags 0x0e (SI, Time Stamp, User ID, BMI and Height), 14860 x 0.005 kg, ts, user 1, BMI 24.5, 1800 x 0.001 m
-    ("2a9d", "0e0c3ae80705180c1e0001f5000807", "Weight - SI 74.3 kg, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), User ID 1, BMI 24.5 kg/m², Height - SI 1.8 m"),
+    (
+      "2a9d", "0e0c3ae80705180c1e0001f5000807",
+      "Weight - SI 74.3 kg, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), User ID 1, BMI 24.5 kg/m², Height - SI 1.8 m"
+    ),
     // Weight Scale Feature: 0x0000010e (multiple users, BMI, weight resolution 1, height resolution 2)
-    ("2a9e", "0e010000", "Weight Scale Feature Multiple Users Supported|BMI Supported, Weight Measurement Resolution Resolution of 0.5 kg or 1 lb, Height Measurement Resolution Resolution of 0.005 meter or 0.5 inch"),
+    (
+      "2a9e", "0e010000",
+      "Weight Scale Feature Multiple Users Supported|BMI Supported, Weight Measurement Resolution Resolution of 0.5 kg or 1 lb, Height Measurement Resolution Resolution of 0.005 meter or 0.5 inch"
+    ),
     // Body Composition Feature: 0x0001be03 (time stamp, multiple users, weight, height; resolutions 7 and 3)
-    ("2a9b", "03be0100", "Body Composition Feature Time Stamp Supported|Multiple Users Supported|Weight Supported|Height Supported, Mass Measurement Resolution Resolution of 0.005 kg or 0.01 lb, Height Measurement Resolution Resolution of 0.001 meter or 0.1 inch"),
+    (
+      "2a9b", "03be0100",
+      "Body Composition Feature Time Stamp Supported|Multiple Users Supported|Weight Supported|Height Supported, Mass Measurement Resolution Resolution of 0.005 kg or 0.01 lb, Height Measurement Resolution Resolution of 0.001 meter or 0.1 inch"
+    ),
     // Body Composition Measurement: Flags 0x0c06 (SI, Time Stamp, User ID, Weight, Height), 22.5 %, ts, user 1, 74.3 kg, 1.8 m
-    ("2a9c", "060ce100e80705180c1e00010c3a0807", "Body Fat Percentage 22.5 %, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), User ID 1, Weight - Kilograms 74.3 kg, Height - Meters 1.8 m"),
+    (
+      "2a9c", "060ce100e80705180c1e00010c3a0807",
+      "Body Fat Percentage 22.5 %, Time Stamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), User ID 1, Weight - Kilograms 74.3 kg, Height - Meters 1.8 m"
+    ),
     // PLX Spot-Check Measurement: Flags 0x03 (Timestamp, Status), SpO2 98 %, PR 98 bpm, ts, status 0x0000
-    ("2a5e", "0362006200e80705180c1e000000", "SpO2PR-Spot-Check - SpO2 98 %, SpO2PR-Spot-Check - PR 98 bpm, Timestamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Measurement Status 0x0000"),
+    (
+      "2a5e", "0362006200e80705180c1e000000",
+      "SpO2PR-Spot-Check - SpO2 98 %, SpO2PR-Spot-Check - PR 98 bpm, Timestamp (Year 2024, Month 5, Day 24, Hours 12, Minutes 30, Seconds 0), Measurement Status 0x0000"
+    ),
     // PLX Continuous Measurement: Flags 0x00, SpO2 98 %, PR 100 bpm
     ("2a5f", "0062006400", "SpO2PR-Normal - SpO2 98 %, SpO2PR-Normal - PR 100 bpm"),
     // PLX Features: 0x0003 (status, device status), status support 0x0008, device support 0x000010
     ("2a60", "03000800100000", "Measurement Status Support 0x0008, Device and Sensor Status Support 0x000010"),
     // Alert Status: ringer active, display active
-    ("2a3f", "05", "Ringer State Ringer State active, Vibrate State Vibrate State not active, Display Alert Status Display Alert State active"),
+    (
+      "2a3f", "05",
+      "Ringer State Ringer State active, Vibrate State Vibrate State not active, Display Alert Status Display Alert State active"
+    ),
     // Ringer Control Point: Silent Mode
     ("2a40", "01", "Ringer Control Point Silent Mode"),
     // Ringer Setting: Ringer Normal
@@ -324,7 +422,10 @@ import Testing
     // SCCD: Broadcast
     ("2903", "0100", "Characteristic Configuration Bits Broadcast"),
     // Characteristic Presentation Format: sint16, exponent -2, unit 0x272f (degree Celsius), SIG namespace, description 0
-    ("2904", "0efe2f27010000", "Format sint16, Exponent -2, Unit Celsius temperature (degree Celsius), Name Space Bluetooth SIG Assigned Numbers, Description unknown"),
+    (
+      "2904", "0efe2f27010000",
+      "Format sint16, Exponent -2, Unit Celsius temperature (degree Celsius), Name Space Bluetooth SIG Assigned Numbers, Description unknown"
+    ),
     // Aggregate Format: 0x0010, 0x0014
     ("2905", "10001400", "Attribute Handle 0x0010, 0x0014"),
     // Valid Range: 00..64
@@ -340,7 +441,10 @@ import Testing
     // ES Configuration: Boolean OR
     ("290b", "01", "Trigger Logic Value Boolean OR"),
     // Environmental Sensing Measurement: flags 0, Arithmetic Mean, 60 s, 60 s, Air, 20 x 0.5 %
-    ("290c", "0000023c00003c00000114", "Flags 0x0000, Sampling Function Arithmetic Mean, Measurement Period 60 s, Update Interval 60 s, Application Air, Measurement Uncertainty 10 %"),
+    (
+      "290c", "0000023c00003c00000114",
+      "Flags 0x0000, Sampling Function Arithmetic Mean, Measurement Period 60 s, Update Interval 60 s, Application Air, Measurement Uncertainty 10 %"
+    ),
     // ES Trigger Setting: fixed interval 60 s
     ("290d", "013c0000", "Condition Use a fixed time interval between transmissions, Operand 60 s"),
     // Time Trigger Setting: not more often than 10 s

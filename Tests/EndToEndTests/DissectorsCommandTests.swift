@@ -19,12 +19,15 @@ import Testing
   @Test func listsEveryBuiltinFormatAsDissectorText() {
     let result = run(["dissectors"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("# 126 formats: 0 services, 111 characteristics, 15 descriptors (126 built-in, 0 from files)\n"))
+    #expect(
+      result.stdout.hasPrefix(
+        "# 126 formats: 0 services, 111 characteristics, 15 descriptors (126 built-in, 0 from files)\n"))
     #expect(
       result.stdout.contains(
         "characteristic 2a37 \"Heart Rate Measurement\"  # built-in Dissectors/characteristics/heart-rate.dissector:2\n"
           + "  field flags u8 \"Flags\"\n"))
-    #expect(result.stdout.contains("  field rr_interval u16 \"RR-Interval\" unit=s scale=1/1024 if=rr_present repeat\n"))
+    #expect(
+      result.stdout.contains("  field rr_interval u16 \"RR-Interval\" unit=s scale=1/1024 if=rr_present repeat\n"))
   }
 
   @Test func listsAsJSONAndNDJSON() throws {
@@ -56,10 +59,12 @@ import Testing
     #expect(result.stdout.contains(#""diagnostics":[{"id":"att.decoded.truncated","severity":"warning""#))
   }
 
-  @Test("bad --decode arguments are usage errors", arguments: [
-    ["--decode", "2a37"], ["--decode", "2x37", "00"], ["--decode", "2a37", "123"], ["--decode", "ffee", "00"],
-    ["--decode", "7b3c0004-1b2a-4c5d-8e9f-a0b1c2d3e4f5", "00", "--dissectors", "Samples"],
-  ])
+  @Test(
+    "bad --decode arguments are usage errors",
+    arguments: [
+      ["--decode", "2a37"], ["--decode", "2x37", "00"], ["--decode", "2a37", "123"], ["--decode", "ffee", "00"],
+      ["--decode", "7b3c0004-1b2a-4c5d-8e9f-a0b1c2d3e4f5", "00", "--dissectors", "Samples"],
+    ])
   func badDecode(arguments: [String]) {
     let result = run(["dissectors"] + arguments)
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
@@ -83,14 +88,17 @@ import Testing
     #expect(lines(after.stdout).first == "2a19 Battery Level: Battery Voltage 3600 mV")
     let listing = run(["dissectors", "--dissectors", folder.path])
     #expect(listing.stdout.contains("characteristic 2a19 \"Battery Level\"  # \(folder.path)/battery.dissector:2\n"))
-    #expect(listing.stdout.hasPrefix("# 126 formats: 0 services, 111 characteristics, 15 descriptors (125 built-in, 1 from files)"))
+    #expect(
+      listing.stdout.hasPrefix(
+        "# 126 formats: 0 services, 111 characteristics, 15 descriptors (125 built-in, 1 from files)"))
   }
 
   @Test func aUserFileAddsAVendorCharacteristic() throws {
     let uuid = "12345678-1234-5678-1234-56789abcdef0"
     #expect(run(["dissectors", "--decode", uuid, "0102"]).status == 1)
     let folder = try directory([
-      "nested/vendor.dissector": "", "vendor.dissector": """
+      "nested/vendor.dissector": "",
+      "vendor.dissector": """
       characteristic \(uuid) "Acme Counter"
         field count u16 "Count" unit=presses
       """, "notes.txt": "not a dissector",
@@ -102,7 +110,8 @@ import Testing
 
   @Test func theSampleVendorFileDecodes() {
     let result = run([
-      "dissectors", "--dissectors", "Samples", "--decode", "7b3c0003-1b2a-4c5d-8e9f-a0b1c2d3e4f5", "03011e00340805140007 08",
+      "dissectors", "--dissectors", "Samples", "--decode", "7b3c0003-1b2a-4c5d-8e9f-a0b1c2d3e4f5",
+      "03011e00340805140007 08",
     ])
     #expect(
       lines(result.stdout).first
@@ -115,7 +124,8 @@ import Testing
     let result = run(["dissectors", "--dissectors", folder.path])
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr.hasPrefix("bleanalyze: \(folder.path)/bad.dissector:2:11: unknown type 'u17'"), "\(result.stderr)")
+    #expect(
+      result.stderr.hasPrefix("bleanalyze: \(folder.path)/bad.dissector:2:11: unknown type 'u17'"), "\(result.stderr)")
   }
 
   @Test func aMissingDirectoryIsAUsageError() {

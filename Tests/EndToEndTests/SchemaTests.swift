@@ -175,12 +175,16 @@ struct SchemaTests {
   }
 
   @Test(
-    "dissectors output validates: the listing, its NDJSON lines, decodes", arguments: [
+    "dissectors output validates: the listing, its NDJSON lines, decodes",
+    arguments: [
       ["--format", "json"], ["--format", "ndjson"], ["--dissectors", "Samples", "--format", "ndjson"],
       ["--format", "json", "--decode", "2a37", "164803032103"], ["--format", "json", "--decode", "2a19", "6401"],
       ["--format", "ndjson", "--decode", "2a1c", "066f0100ffe80705180c1e0003"],
       ["--format", "json", "--decode", "2a36", "00a000ff07ff07"],
-      ["--dissectors", "Samples", "--format", "json", "--decode", "7b3c0003-1b2a-4c5d-8e9f-a0b1c2d3e4f5", "030100000000"],
+      [
+        "--dissectors", "Samples", "--format", "json", "--decode", "7b3c0003-1b2a-4c5d-8e9f-a0b1c2d3e4f5",
+        "030100000000",
+      ],
     ])
   func dissectorsValidate(arguments: [String]) {
     let output = runRaw(["dissectors"] + arguments)
@@ -192,7 +196,8 @@ struct SchemaTests {
 
   @Test("a dissectors document that breaks the schema is rejected")
   func badDissectorsDocumentIsRejected() {
-    let document = #"{"schema_version":1,"formats":[{"uuid":"2A37","kind":"characteristic","name":"x","builtin":true,"source":"s","path":"p","line":1,"fields":[]}]}"#
+    let document =
+      #"{"schema_version":1,"formats":[{"uuid":"2A37","kind":"characteristic","name":"x","builtin":true,"source":"s","path":"p","line":1,"fields":[]}]}"#
     let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.dissectors)
     #expect(result.status == 1, "\(result.text)\(result.stderr)")
   }

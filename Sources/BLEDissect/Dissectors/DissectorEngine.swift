@@ -198,7 +198,8 @@ struct DissectorEngine {
     guard decimals >= 0 else { return .real(result, decimals: -1) }
     // Decimals from the resolution: all of them when it has few (0.01 → 2, 1/8 → 3,
     // 10^-5 → 5), else one past its first significant digit (1/1024 → 5).
-    let resolution = Double(field.scale?.numerator.magnitude ?? 1) / denominator
+    let resolution =
+      Double(field.scale?.numerator.magnitude ?? 1) / denominator
       * (power > 0 ? Self.powerOfTen(power) : 1)
     var places = 0
     var first: Int?

@@ -28,7 +28,8 @@ public enum DissectorFile {
       var format = try parser.header(node)
       format.isBuiltin = isBuiltin
       if let first = seen[format.uuid.value] {
-        throw parser.error(node.line.number, node.line.tokens[1].column, "\(format.uuid) is already defined on line \(first)")
+        throw parser.error(
+          node.line.number, node.line.tokens[1].column, "\(format.uuid) is already defined on line \(first)")
       }
       seen[format.uuid.value] = format.line
       formats.append(format)
@@ -257,11 +258,13 @@ struct DissectorParser {
     var fields: [DissectorField] = []
     for node in nodes {
       let field = try self.field(node, depth: depth)
-      if let previous = fields.last(where: { $0.id == field.id }), previous.conditions.isEmpty || field.conditions.isEmpty
+      if let previous = fields.last(where: { $0.id == field.id }),
+        previous.conditions.isEmpty || field.conditions.isEmpty
       {
         throw error(
           field.line, node.line.tokens[1].column,
-          "'\(field.id)' is already a field on line \(previous.line); two fields may share an id only when both have if=")
+          "'\(field.id)' is already a field on line \(previous.line); two fields may share an id only when both have if="
+        )
       }
       if let last = fields.last, last.conditions.isEmpty, let reason = last.readsToEnd {
         throw error(
@@ -351,12 +354,14 @@ struct DissectorParser {
     guard position.key == nil, !position.quoted, let range else {
       throw error(
         line.number, position.column,
-        keyword.value == "bit" ? "expected a bit number, found '\(text(of: position))'"
+        keyword.value == "bit"
+          ? "expected a bit number, found '\(text(of: position))'"
           : "expected a bit range such as 1-2, found '\(text(of: position))'")
     }
     guard range.low >= 0, range.low <= range.high, range.high < size * 8 else {
       throw error(
-        line.number, position.column, "bits \(position.value) do not fit \(field.type.spelling) (bits 0-\(size * 8 - 1))")
+        line.number, position.column,
+        "bits \(position.value) do not fit \(field.type.spelling) (bits 0-\(size * 8 - 1))")
     }
     let id = try identifier(line, at: 2, after: "the bit number")
     if field.bits.contains(where: { $0.id == id }) {
