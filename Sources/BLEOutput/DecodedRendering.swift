@@ -188,4 +188,15 @@ extension OutputBuffer {
     append(".")
     appendDecimal(fraction, minimumDigits: digits)
   }
+
+  /// `{"id":…,"severity":…,"message":…}`.
+  public mutating func appendDiagnosticJSON(_ diagnostic: Diagnostic) {
+    append("{\"id\":")
+    appendJSONString(diagnostic.id)
+    append(",\"severity\":")
+    appendJSONString(diagnostic.severity.rawValue)
+    append(",\"message\":")
+    appendJSONString(diagnostic.message)
+    append("}")
+  }
 }

@@ -174,13 +174,7 @@ enum JSONRecord {
       out.append(",\"diagnostics\":[")
       for (index, diagnostic) in decoded.diagnostics.enumerated() {
         if index > 0 { out.append(",") }
-        out.append("{\"id\":")
-        out.appendJSONString(diagnostic.id)
-        out.append(",\"severity\":")
-        out.appendJSONString(diagnostic.severity.rawValue)
-        out.append(",\"message\":")
-        out.appendJSONString(diagnostic.message)
-        out.append("}")
+        out.appendDiagnosticJSON(diagnostic)
       }
       out.append("]")
     }

@@ -157,15 +157,7 @@ struct Dissectors: ParsableCommand {
       text.appendDecodedText(result.fields)
       out.appendJSONString(String(decoding: text.bytes, as: UTF8.self))
       out.append(",\"diagnostics\":[")
-      if let diagnostic = result.diagnostic {
-        out.append("{\"id\":")
-        out.appendJSONString(diagnostic.id)
-        out.append(",\"severity\":")
-        out.appendJSONString(diagnostic.severity.rawValue)
-        out.append(",\"message\":")
-        out.appendJSONString(diagnostic.message)
-        out.append("}")
-      }
+      if let diagnostic = result.diagnostic { out.appendDiagnosticJSON(diagnostic) }
       out.append("]}\n")
     }
   }

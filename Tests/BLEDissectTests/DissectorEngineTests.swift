@@ -113,24 +113,18 @@ import Testing
     #expect(result.fields.first?.value == .uuid(BluetoothUUID(text)!))
   }
 
-  static let heartRate = """
-    field flags u8 "Flags"
-      bit 0 value_16 "Heart Rate Value Format" 0=UINT8 1=UINT16
-      bits 1-2 contact "Sensor Contact Status" 0="Not supported" 1="Not supported" 2="Not detected" 3=Detected
-      bit 3 energy_present "Energy Expended Present"
-      bit 4 rr_present "RR-Interval Present"
-    field heart_rate u8 "Heart Rate Measurement Value" unit=bpm if=!value_16
-    field heart_rate u16 "Heart Rate Measurement Value" unit=bpm if=value_16
-    field energy_expended u16 "Energy Expended" unit=kJ if=energy_present
-    field rr_interval u16 "RR-Interval" scale=1/1024 unit=s if=rr_present repeat
-    """
+  /// Heart Rate Measurement as the parser tests write it.
+  func decodeHeartRate(_ hex: String) throws -> DecodeResult {
+    let format = try #require(try DissectorFile.parse(path: "t", text: DissectorParserTests.heartRate).first)
+    return DissectorEngine.decode(bytes(hex), with: format)
+  }
 
   @Test func flagsSwitchOptionalFields() throws {
     // Heart Rate Measurement
     //   Flags: 0x16 (UINT8, contact detected, RR-Interval present)
     //   Heart Rate Measurement Value: 72 bpm
     //   RR-Interval: 0x0303 (771/1024 s), 0x0321 (801/1024 s)
-    let short = try decode(Self.heartRate, "16 48 0303 2103")
+    let short = try decodeHeartRate("16 48 0303 2103")
     #expect(short.fields.map(\.id) == ["flags", "heart_rate", "rr_interval"])
     #expect(
       short.fields[0].children.map(\.value) == [
@@ -144,7 +138,7 @@ import Testing
     }
     #expect(rr.map(\.value) == [.real(771.0 / 1024, decimals: 5), .real(801.0 / 1024, decimals: 5)])
     // Flags: 0x09 (UINT16, Energy Expended present); Heart Rate 0x0148 = 328; Energy 0x0010 = 16 kJ
-    let wide = try decode(Self.heartRate, "09 4801 1000")
+    let wide = try decodeHeartRate("09 4801 1000")
     #expect(wide.fields.map(\.value).dropFirst() == [.unsigned(328), .unsigned(16)])
     #expect(wide.diagnostic == nil)
   }
@@ -208,21 +202,21 @@ import Testing
 
   @Test func truncatedValueKeepsWhatIsThere() throws {
     // Flags: 0x11 (UINT16 value, RR present) but the value stops inside the heart rate.
-    let result = try decode(Self.heartRate, "11 48")
+    let result = try decodeHeartRate("11 48")
     #expect(result.fields.map(\.id) == ["flags"])
     #expect(result.diagnostic?.id == "att.decoded.truncated")
     #expect(
       result.problem
         == "value ends inside Heart Rate Measurement Value (u16) at offset 1: needs 2 bytes, 1 left")
     // An RR-Interval cut in half.
-    let rr = try decode(Self.heartRate, "10 48 0303 21")
+    let rr = try decodeHeartRate("10 48 0303 21")
     #expect(rr.diagnostic?.id == "att.decoded.truncated")
     guard case .list(let items) = rr.fields.last?.value else {
       Issue.record("no RR list")
       return
     }
     #expect(items.count == 1)
-    #expect(try decode(Self.heartRate, "").problem?.contains("Flags (u8) at offset 0") == true)
+    #expect(try decodeHeartRate("").problem?.contains("Flags (u8) at offset 0") == true)
   }
 
   @Test func extraBytesAreShownAndReported() throws {
@@ -272,7 +266,7 @@ import Testing
   }
 
   @Test func fieldTreeForVerboseOutput() throws {
-    let tree = try decode(Self.heartRate, "16 48 0303").fields.fieldTree
+    let tree = try decodeHeartRate("16 48 0303").fields.fieldTree
     #expect(tree[0].name == "Flags")
     #expect(tree[0].value == .flags(0x16, hexDigits: 2, names: ["RR-Interval Present"]))
     #expect(tree[0].children[1].value == .code(3, hexDigits: 1, name: "Detected"))

@@ -449,28 +449,16 @@ struct DissectorParser {
       case ("repeat", false):
         field.repetition = .toEnd
       case ("repeat", true):
-        if let count = Int(token.value) {
-          guard count >= 1, count <= 65535 else { throw fail("bad repeat count \(count); use 1 to 65535") }
-          field.repetition = .count(count)
-        } else if Self.isIdentifier(token.value) {
-          field.repetition = .field(token.value)
-        } else {
-          throw fail("bad repeat '\(token.value)'; write a count or the id of an integer field above")
-        }
+        let (count, id) = try countOrID(token, line: line, in: 1...65535, what: "repeat", unit: "a count")
+        field.repetition = count.map { .count($0) } ?? .field(id)
       case ("optional", false):
         field.isOptional = true
       case ("length", true):
         guard type == .utf8 || type == .bytes else {
           throw error(line, token.column, "'length=' applies to utf8 and bytes, not \(type.spelling)")
         }
-        if let length = Int(token.value) {
-          guard length >= 0, length <= 65535 else { throw fail("bad length \(length); use 0 to 65535") }
-          field.length = .fixed(length)
-        } else if Self.isIdentifier(token.value) {
-          field.length = .field(token.value)
-        } else {
-          throw fail("bad length '\(token.value)'; write a byte count or the id of an integer field above")
-        }
+        let (count, id) = try countOrID(token, line: line, in: 0...65535, what: "length", unit: "a byte count")
+        field.length = count.map { .fixed($0) } ?? .field(id)
       case ("hex", false):
         guard type.isInteger else { throw error(line, token.column, "'hex' applies to integers, not \(type.spelling)") }
         field.isHex = true
@@ -492,6 +480,25 @@ struct DissectorParser {
         throw error(line, token.column, "'\(key)' does not apply to a group; use if=, repeat or optional")
       }
     }
+  }
+
+  /// The `N` (within `range`) or the id of `repeat=` and `length=`.
+  func countOrID(
+    _ token: Token, line: Int, in range: ClosedRange<Int>, what: String, unit: String
+  ) throws(DissectorError) -> (count: Int?, id: String) {
+    if let count = Int(token.value) {
+      guard range.contains(count) else {
+        throw error(
+          line, token.valueColumn, "bad \(what) \(count); use \(range.lowerBound) to \(range.upperBound)")
+      }
+      return (count, "")
+    }
+    guard Self.isIdentifier(token.value) else {
+      throw error(
+        line, token.valueColumn,
+        "bad \(what) '\(token.value)'; write \(unit) or the id of an integer field above")
+    }
+    return (nil, token.value)
   }
 
   /// `if=ID`, `if=!ID`, `if=ID==N`, `if=ID!=N`.
