@@ -9,12 +9,13 @@ public struct Analyzer {
   private var links = LinkTracker()
   private var resolver: AddressResolver
 
-  /// `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
+  /// `library` names attributes and decodes their values. `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
   /// private peer addresses to identities.
   public init(
-    importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = [], identityKeys: [IdentityKey] = []
+    importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = [], identityKeys: [IdentityKey] = [],
+    library: DissectorLibrary = .builtin
   ) {
-    gatt = GATTTracker(imported: importedDatabases)
+    gatt = GATTTracker(imported: importedDatabases, library: library)
     resolver = AddressResolver(keys: identityKeys)
   }
 

@@ -19,7 +19,8 @@ public struct Diagnostic: Hashable, Sendable {
   public static let catalog: [(id: String, meaning: String)] =
     base + HCIParameters.diagnosticIDs + ACLReassembler.diagnosticIDs + L2CAPSignalingPDU.diagnosticIDs
     + SDUReassembler.diagnosticIDs
-    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + AdvertisingDecoder.diagnosticIDs + analysis
+    + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + AdvertisingDecoder.diagnosticIDs + DecodeResult.diagnosticIDs
+    + analysis
 
   /// Ids of the record framing and HCI headers.
   static let base: [(id: String, meaning: String)] = [

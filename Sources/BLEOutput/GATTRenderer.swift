@@ -16,7 +16,9 @@ public enum GATTRenderer {
     }
   }
 
-  public static func render(_ peers: [Peer], format: RenderFormat, into out: inout OutputBuffer) {
+  public static func render(
+    _ peers: [Peer], format: RenderFormat, names: DissectorLibrary = .builtin, into out: inout OutputBuffer
+  ) {
     switch format {
     case .text:
       if peers.isEmpty { out.append("no GATT discovery or attribute traffic in the capture\n") }
@@ -28,18 +30,18 @@ public enum GATTRenderer {
           out.append("\n")
           file = name
         }
-        appendText(peer.server, into: &out)
+        appendText(peer.server, names, into: &out)
       }
     case .json:
       out.append("{\"peers\":[")
       for (index, peer) in peers.enumerated() {
         if index > 0 { out.append(",") }
-        appendJSON(peer, into: &out)
+        appendJSON(peer, names, into: &out)
       }
       out.append("]}\n")
     case .ndjson:
       for peer in peers {
-        appendJSON(peer, into: &out)
+        appendJSON(peer, names, into: &out)
         out.append("\n")
       }
     }
@@ -47,7 +49,7 @@ public enum GATTRenderer {
 
   // MARK: - Text
 
-  static func appendText(_ server: GATTServer, into out: inout OutputBuffer) {
+  static func appendText(_ server: GATTServer, _ names: DissectorLibrary, into out: inout OutputBuffer) {
     appendServerTitle(server, into: &out)
     out.append("\n")
     for node in server.database.tree {
@@ -55,7 +57,7 @@ public enum GATTRenderer {
         out.append("  ")
         appendRange(service.start, service.end, into: &out)
         out.append("  ")
-        appendNamed(service.uuid, into: &out)
+        appendNamed(service.uuid, names, into: &out)
         out.append(service.primary ? "" : "  (secondary)")
       } else {
         out.append("  (outside any discovered service)")
@@ -68,7 +70,7 @@ public enum GATTRenderer {
         appendRange(include.start, include.end, into: &out)
         if let uuid = include.uuid {
           out.append(" ")
-          appendNamed(uuid, into: &out)
+          appendNamed(uuid, names, into: &out)
         }
         out.append("\n")
       }
@@ -79,7 +81,7 @@ public enum GATTRenderer {
         out.append(" → ")
         out.appendHex(UInt64(characteristic.value), width: 4)
         out.append("  ")
-        appendNamed(characteristic.uuid, into: &out)
+        appendNamed(characteristic.uuid, names, into: &out)
         let properties = characteristic.propertyNames
         if !properties.isEmpty {
           out.append("  [")
@@ -91,7 +93,7 @@ public enum GATTRenderer {
           out.append("      ")
           out.appendHex(UInt64(descriptor.handle), width: 4)
           out.append("  ")
-          appendNamed(descriptor.uuid, into: &out)
+          appendNamed(descriptor.uuid, names, into: &out)
           out.append("\n")
         }
       }
@@ -114,9 +116,9 @@ public enum GATTRenderer {
   }
 
   /// `Heart Rate Measurement (2a37)`, or the UUID alone when it has no name.
-  static func appendNamed(_ uuid: BluetoothUUID, into out: inout OutputBuffer) {
+  static func appendNamed(_ uuid: BluetoothUUID, _ names: DissectorLibrary, into out: inout OutputBuffer) {
     let text = uuid.normalized.description
-    let name = AttributeNames.name(of: uuid)
+    let name = names.displayName(of: uuid)
     out.append(name)
     if name != text {
       out.append(" (")
@@ -127,7 +129,7 @@ public enum GATTRenderer {
 
   // MARK: - JSON
 
-  static func appendJSON(_ peer: Peer, into out: inout OutputBuffer) {
+  static func appendJSON(_ peer: Peer, _ names: DissectorLibrary, into out: inout OutputBuffer) {
     out.append("{\"address\":")
     if let address = peer.server.key.address {
       out.append("\"")
@@ -150,7 +152,7 @@ public enum GATTRenderer {
         out.appendDecimal(Int(service.start))
         out.append(",\"end\":")
         out.appendDecimal(Int(service.end))
-        appendUUID(service.uuid, into: &out)
+        appendUUID(service.uuid, names, into: &out)
         out.append(",\"primary\":")
         out.append(service.primary ? "true," : "false,")
       }
@@ -162,7 +164,7 @@ public enum GATTRenderer {
         out.appendDecimal(Int(include.start))
         out.append(",\"end\":")
         out.appendDecimal(Int(include.end))
-        if let uuid = include.uuid { appendUUID(uuid, into: &out) }
+        if let uuid = include.uuid { appendUUID(uuid, names, into: &out) }
         out.append("}")
       }
       out.append("],\"characteristics\":[")
@@ -172,7 +174,7 @@ public enum GATTRenderer {
         out.appendDecimal(Int(characteristic.declaration))
         out.append(",\"value\":")
         out.appendDecimal(Int(characteristic.value))
-        appendUUID(characteristic.uuid, into: &out)
+        appendUUID(characteristic.uuid, names, into: &out)
         out.append(",\"properties\":")
         out.appendDecimal(Int(characteristic.properties))
         out.append(",\"properties_names\":[")
@@ -184,7 +186,7 @@ public enum GATTRenderer {
         for (d, descriptor) in child.descriptors.enumerated() {
           out.append(d == 0 ? "{\"handle\":" : ",{\"handle\":")
           out.appendDecimal(Int(descriptor.handle))
-          appendUUID(descriptor.uuid, into: &out)
+          appendUUID(descriptor.uuid, names, into: &out)
           out.append("}")
         }
         out.append("]}")
@@ -195,11 +197,11 @@ public enum GATTRenderer {
   }
 
   /// `"uuid":"2a37","name":"Heart Rate Measurement"` (name null when unknown).
-  static func appendUUID(_ uuid: BluetoothUUID, into out: inout OutputBuffer) {
+  static func appendUUID(_ uuid: BluetoothUUID, _ names: DissectorLibrary, into out: inout OutputBuffer) {
     out.append(",\"uuid\":")
     out.appendJSONString(uuid.normalized.description)
     out.append(",\"name\":")
-    if let name = AttributeNames.knownName(of: uuid) {
+    if let name = names.name(of: uuid) {
       out.appendJSONString(name)
     } else {
       out.append("null")

@@ -144,6 +144,23 @@ enum RecordLine {
           out.appendDecimal(Int(mtu))
         }
         if let value = att.value { appendValue(bytes, value, into: &out) }
+        if let value = analyzed.value, !value.fields.isEmpty {
+          out.append(" = ")
+          out.appendDecodedText(value.fields)
+        }
+        for value in analyzed.assembled {
+          out.append(" [")
+          out.appendDecimal(value.value.count)
+          out.append(" bytes of 0x")
+          out.appendHex(UInt64(value.handle), width: 4)
+          out.append(" from #")
+          out.append(value.frames.map(String.init).joined(separator: ", #"))
+          if let decoded = value.decoded, !decoded.fields.isEmpty {
+            out.append(" = ")
+            out.appendDecodedText(decoded.fields)
+          }
+          out.append("]")
+        }
         if let exchange = analyzed.exchange {
           out.append(" ← #")
           out.appendDecimal(exchange.requestFrame)

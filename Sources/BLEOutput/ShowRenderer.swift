@@ -175,19 +175,13 @@ enum JSONRecord {
       out.append(",\"diagnostics\":[")
       for (index, diagnostic) in decoded.diagnostics.enumerated() {
         if index > 0 { out.append(",") }
-        out.append("{\"id\":")
-        out.appendJSONString(diagnostic.id)
-        out.append(",\"severity\":")
-        out.appendJSONString(diagnostic.severity.rawValue)
-        out.append(",\"message\":")
-        out.appendJSONString(diagnostic.message)
-        out.append("}")
+        out.appendDiagnosticJSON(diagnostic)
       }
       out.append("]")
     }
     if verbose {
       out.append(",\"fields\":")
-      out.appendFieldTreeJSON(decoded.fields(record))
+      out.appendFieldTreeJSON(analyzed.fieldTree(record))
     }
     out.append("}")
   }
@@ -259,6 +253,10 @@ enum JSONRecord {
       out.append(",\"latency_ms\":")
       out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
     }
+    if let value = analyzed.value {
+      out.append(",\"decoded\":")
+      out.appendDecodedJSON(value.fields)
+    }
     if !analyzed.assembled.isEmpty {
       out.append(",\"assembled\":[")
       for (index, value) in analyzed.assembled.enumerated() {
@@ -275,7 +273,12 @@ enum JSONRecord {
           if i > 0 { out.append(",") }
           out.appendDecimal(frame)
         }
-        out.append("]}")
+        out.append("]")
+        if let decoded = value.decoded {
+          out.append(",\"decoded\":")
+          out.appendDecodedJSON(decoded.fields)
+        }
+        out.append("}")
       }
       out.append("]")
     }

@@ -66,7 +66,7 @@ struct TextShowRenderer: ShowRenderer {
     }
     out.append(0x0A)
     if verbose {
-      out.appendFieldTree(decoded.fields(record), indent: 11)
+      out.appendFieldTree(analyzed.fieldTree(record), indent: 11)
     }
   }
 

@@ -31,13 +31,16 @@ struct Gatt: ParsableCommand {
 
   @OptionGroup var identityKeys: IdentityKeysOption
 
+  @OptionGroup var dissectors: DissectorOptions
+
   mutating func run() throws {
     let imported = try importDB.load()
+    let library = try dissectors.library()
     var peers: [GATTRenderer.Peer] = []
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, _ in
-      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys)
+      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
       CaptureInputs.read(source, label: path) { record in
         _ = analyzer.analyze(record)
         return true
@@ -46,11 +49,11 @@ struct Gatt: ParsableCommand {
         GATTRenderer.Peer(server: $0, file: files.count > 1 ? path : nil)
       }
     }
-    GATTRenderer.render(peers, format: format, into: &out)
+    GATTRenderer.render(peers, format: format, names: library, into: &out)
     out.flush(force: true)
     if let exportPath {
       var document = OutputBuffer()
-      GATTRenderer.render(peers, format: .json, into: &document)
+      GATTRenderer.render(peers, format: .json, names: library, into: &document)
       do {
         try TextFile.write(document.bytes, to: exportPath)
       } catch {

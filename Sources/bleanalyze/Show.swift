@@ -44,6 +44,8 @@ struct Show: ParsableCommand {
 
   @OptionGroup var identityKeys: IdentityKeysOption
 
+  @OptionGroup var dissectors: DissectorOptions
+
   func validate() throws {
     if let write, OutputFormat(fileName: write) == nil {
       throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
@@ -60,6 +62,7 @@ struct Show: ParsableCommand {
       }
     }
     let imported = try importDB.load()
+    let library = try dissectors.library()
     var out = OutputBuffer()
     var renderer = makeShowRenderer(format, verbose: verbose)
     var output: MatchWriter?
@@ -77,7 +80,7 @@ struct Show: ParsableCommand {
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
-      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys)
+      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
       try CaptureInputs.read(source, label: path) { record in
         let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)

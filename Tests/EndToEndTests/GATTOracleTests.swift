@@ -100,4 +100,47 @@ struct GATTOracleTests {
     }
     #expect(tsharkUUID == "0x2a05")
   }
+
+  /// Heart Rate Measurement and Battery Level as tshark decodes them, against
+  /// `att.decoded`: the heart rate, every RR-Interval (tshark gives 1/1024 s units) and
+  /// the battery level, on every frame tshark decodes one.
+  @Test(
+    "att.decoded Heart Rate and Battery Level agree with tshark",
+    .enabled(if: tsharkAvailable, "tshark not installed; skipping oracle test"),
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping oracle test"),
+    arguments: ["Samples/hr-sensor.btsnoop"] + syntheticCaptures().map { "synthetic/\($0)" })
+  func valuesAgree(_ file: String) throws {
+    let url =
+      file.hasPrefix("Samples/") ? Paths.packageRoot.appending(path: file) : Paths.captures.appending(path: file)
+    let output = runRaw([
+      "show", "--format", "ndjson", "--filter", "att.uuid == \"2a37\" or att.uuid == \"2a19\"", url.path,
+    ])
+    #expect(output.status == 0, "\(output.stderr)")
+    var ours: [Int: String] = [:]
+    for line in recordLines(output.stdout) {
+      guard let frame = Int(line.frame), let att = line.object["att"] as? [String: Any],
+        let decoded = att["decoded"] as? [String: Any]
+      else { continue }
+      let rr = (decoded["rr_interval"] as? [Double] ?? []).map { String(Int(($0 * 1024).rounded())) }
+      ours[frame] = [jsonText(decoded["heart_rate"]), rr.joined(separator: ","), jsonText(decoded["level"])]
+        .joined(separator: " ")
+    }
+    var compared = 0
+    var disagreements: [String] = []
+    let fields = [
+      "frame.number", "btatt.heart_rate_measurement.value.8", "btatt.heart_rate_measurement.value.16",
+      "btatt.heart_rate_measurement.rr_interval", "btatt.battery_level",
+    ]
+    tsharkFields(url, fields) { c in
+      guard c.count == 5, let frame = Int(c[0]), !(c[1] + c[2] + c[4]).isEmpty else { return }
+      compared += 1
+      let heartRate = c[1].isEmpty ? (c[2].isEmpty ? "-" : String(c[2])) : String(c[1])
+      let expected = [heartRate, String(c[3]), c[4].isEmpty ? "-" : String(c[4])].joined(separator: " ")
+      let actual = ours[frame] ?? "(no decoded value)"
+      if actual != expected { disagreements.append("#\(frame): tshark \(expected), ours \(actual)") }
+    }
+    #expect(compared > 0, "tshark decodes no Heart Rate or Battery Level in \(file)")
+    #expect(disagreements.isEmpty, Comment(rawValue: disagreements.prefix(12).joined(separator: "\n")))
+    print("value oracle \(file): \(compared - disagreements.count)/\(compared) agree")
+  }
 }

@@ -13,6 +13,8 @@ enum Schemas {
   /// The document of `show --format json`.
   static let document = folder.appending(path: "show.schema.json")
   static let gatt = folder.appending(path: "gatt.schema.json")
+  /// `bleanalyze dissectors` in every format.
+  static let dissectors = folder.appending(path: "dissectors.schema.json")
 
   static let python3 = URL(fileURLWithPath: "/usr/bin/python3")
 
@@ -193,6 +195,34 @@ struct SchemaTests {
     let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.document)
     #expect(result.status == 1, "\(result.text)\(result.stderr)")
     #expect(result.text.contains("line 1: captures/0/records/0/dir:"), "\(result.text)\(result.stderr)")
+  }
+
+  @Test(
+    "dissectors output validates: the listing, its NDJSON lines, decodes",
+    arguments: [
+      ["--format", "json"], ["--format", "ndjson"], ["--dissectors", "Samples", "--format", "ndjson"],
+      ["--format", "json", "--decode", "2a37", "164803032103"], ["--format", "json", "--decode", "2a19", "6401"],
+      ["--format", "ndjson", "--decode", "2a1c", "066f0100ffe80705180c1e0003"],
+      ["--format", "json", "--decode", "2a36", "00a000ff07ff07"],
+      [
+        "--dissectors", "Samples", "--format", "json", "--decode", "7b3c0003-1b2a-4c5d-8e9f-a0b1c2d3e4f5",
+        "030100000000",
+      ],
+    ])
+  func dissectorsValidate(arguments: [String]) {
+    let output = runRaw(["dissectors"] + arguments)
+    #expect(output.status == 0, "stderr: \(output.stderr)")
+    #expect(!output.stdout.isEmpty)
+    let result = Schemas.validate(output.stdout, against: Schemas.dissectors)
+    #expect(result.status == 0, "\(arguments):\n\(result.text)\(result.stderr)")
+  }
+
+  @Test("a dissectors document that breaks the schema is rejected")
+  func badDissectorsDocumentIsRejected() {
+    let document =
+      #"{"schema_version":1,"formats":[{"uuid":"2A37","kind":"characteristic","name":"x","builtin":true,"source":"s","path":"p","line":1,"fields":[]}]}"#
+    let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.dissectors)
+    #expect(result.status == 1, "\(result.text)\(result.stderr)")
   }
 
   @Test("a good record passes (so the rejections above are about the record)")

@@ -1,11 +1,9 @@
 import BLEDissect
 
-/// How attributes are named in output and filters: the assigned-number name, else the UUID.
-public enum AttributeNames {
-  public static func name(of uuid: BluetoothUUID) -> String {
-    knownName(of: uuid) ?? uuid.normalized.description
+extension DissectorLibrary {
+  /// How an attribute is named in output and filters: its assigned-number or dissector
+  /// name, else the UUID (`2a37`, or the 36-character form).
+  public func displayName(of uuid: BluetoothUUID) -> String {
+    name(of: uuid) ?? uuid.normalized.description
   }
-
-  /// The name alone, nil when the UUID has none.
-  public static func knownName(of uuid: BluetoothUUID) -> String? { AssignedNumbers.name(of: uuid) }
 }

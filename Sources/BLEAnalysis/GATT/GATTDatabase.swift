@@ -80,16 +80,19 @@ public struct GATTAttribute: Hashable, Sendable {
   public private(set) var characteristicName: String?
   public private(set) var label: String?
 
-  init(kind: Kind, uuid: BluetoothUUID?, service: BluetoothUUID?, characteristic: BluetoothUUID? = nil) {
+  init(
+    kind: Kind, uuid: BluetoothUUID?, service: BluetoothUUID?, characteristic: BluetoothUUID? = nil,
+    names: DissectorLibrary
+  ) {
     self.kind = kind
     self.uuid = uuid
     self.service = service
     self.characteristic = characteristic
     uuidText = uuid?.normalized.description
-    serviceName = service.map(AttributeNames.name(of:))
-    characteristicName = characteristic.map(AttributeNames.name(of:))
+    serviceName = service.map(names.displayName(of:))
+    characteristicName = characteristic.map(names.displayName(of:))
     if let uuid {
-      label = AttributeNames.name(of: uuid)
+      label = names.displayName(of: uuid)
       if kind == .descriptor || kind == .characteristic, let characteristicName {
         label! += " of " + characteristicName
       }
@@ -166,9 +169,9 @@ public struct GATTDatabase: Sendable {
   }
 
   /// `attribute(at:)`, remembered per handle until the database changes.
-  public mutating func lookup(_ handle: UInt16) -> GATTAttribute? {
+  public mutating func lookup(_ handle: UInt16, names: DissectorLibrary) -> GATTAttribute? {
     if let known = cache[handle] { return known }
-    let attribute = attribute(at: handle)
+    let attribute = attribute(at: handle, names: names)
     cache[handle] = attribute
     return attribute
   }
@@ -194,20 +197,21 @@ public struct GATTDatabase: Sendable {
   }
 
   /// What `handle` is, or nil when discovery said nothing about it.
-  public func attribute(at handle: UInt16) -> GATTAttribute? {
+  public func attribute(at handle: UInt16, names: DissectorLibrary = .builtin) -> GATTAttribute? {
     let service = service(containing: handle)
     if let service, service.start == handle {
       return GATTAttribute(
-        kind: .service, uuid: BluetoothUUID(uuid16: service.primary ? 0x2800 : 0x2801), service: service.uuid)
+        kind: .service, uuid: BluetoothUUID(uuid16: service.primary ? 0x2800 : 0x2801), service: service.uuid,
+        names: names)
     }
     if includes[handle] != nil {
-      return GATTAttribute(kind: .include, uuid: BluetoothUUID(uuid16: 0x2802), service: service?.uuid)
+      return GATTAttribute(kind: .include, uuid: BluetoothUUID(uuid16: 0x2802), service: service?.uuid, names: names)
     }
     guard let characteristic = characteristic(containing: handle) else {
       if let uuid = descriptors[handle] {
-        return GATTAttribute(kind: .descriptor, uuid: uuid, service: service?.uuid)
+        return GATTAttribute(kind: .descriptor, uuid: uuid, service: service?.uuid, names: names)
       }
-      return service.map { GATTAttribute(kind: .descriptor, uuid: nil, service: $0.uuid) }
+      return service.map { GATTAttribute(kind: .descriptor, uuid: nil, service: $0.uuid, names: names) }
     }
     let (kind, uuid): (GATTAttribute.Kind, BluetoothUUID?) =
       switch handle {
@@ -215,7 +219,8 @@ public struct GATTDatabase: Sendable {
       case characteristic.value: (.value, characteristic.uuid)
       default: (.descriptor, descriptors[handle])
       }
-    return GATTAttribute(kind: kind, uuid: uuid, service: service?.uuid, characteristic: characteristic.uuid)
+    return GATTAttribute(
+      kind: kind, uuid: uuid, service: service?.uuid, characteristic: characteristic.uuid, names: names)
   }
 
   /// Finds the characteristic value handle carrying `uuid`, first by handle order.

@@ -25,6 +25,8 @@ public struct AssembledValue: Hashable, Sendable {
   /// The frames whose PDUs carried the parts, in order.
   public var frames: [Int]
   public var attribute: GATTAttribute?
+  /// The whole value decoded with its Dissectors/ format.
+  public var decoded: DecodeResult?
 }
 
 /// Rebuilds each server's GATT database from the discovery in the capture, names the
@@ -32,6 +34,8 @@ public struct AssembledValue: Hashable, Sendable {
 /// Per-connection state goes at disconnection; databases stay, per server.
 public struct GATTTracker {
   public private(set) var servers: [GATTServer] = []
+  /// Names attributes and decodes their values.
+  public let library: DissectorLibrary
   private var serverIndex: [GATTServerKey: Int] = [:]
   private var imported: [DeviceAddress: GATTDatabase] = [:]
   /// Read BD_ADDR answers, per adapter: the local server's address.
@@ -55,7 +59,9 @@ public struct GATTTracker {
   /// `imported` databases (from `--import-db`) name handles of captures that lack the
   /// discovery: by peer address, or, when only one is given, for every connection
   /// whose peer the capture does not show.
-  public init(imported: [(address: DeviceAddress?, database: GATTDatabase)] = []) {
+  public init(imported: [(address: DeviceAddress?, database: GATTDatabase)] = [], library: DissectorLibrary = .builtin)
+  {
+    self.library = library
     for entry in imported {
       if let address = entry.address { self.imported[address] = entry.database }
     }
@@ -83,9 +89,10 @@ public struct GATTTracker {
     decoded.withPayloadBytes(record) { bytes in
       learn(att, bytes, analyzed.exchange, into: &database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
-        analyzed.attribute = database.lookup(handle)
+        analyzed.attribute = database.lookup(handle, names: library)
       }
       assemble(record, att, bytes, bearer, database, &analyzed)
+      decodeValue(att, bytes, &analyzed)
       if att.opcode == .handleValueIndication, analyzed.attribute?.uuid == Self.serviceChanged,
         case .handleValue(_, let value) = att.parameters, let start = bytes.littleEndianUInt16(at: value.start),
         let end = bytes.littleEndianUInt16(at: value.start + 2), value.count >= 4, start <= end
@@ -277,7 +284,8 @@ public struct GATTTracker {
         if index == nil {
           values.append(
             AssembledValue(
-              handle: part.handle, value: [], frames: [], attribute: database.attribute(at: part.handle)))
+              handle: part.handle, value: [], frames: [], attribute: database.attribute(at: part.handle, names: library)
+            ))
           index = values.count - 1
         }
         let start = Int(part.offset)
@@ -290,6 +298,37 @@ public struct GATTTracker {
       analyzed.assembled = values
     default:
       break
+    }
+    for index in analyzed.assembled.indices {
+      if let uuid = analyzed.assembled[index].attribute?.uuid {
+        analyzed.assembled[index].decoded = library.decode(analyzed.assembled[index].value, uuid: uuid)
+      }
+    }
+  }
+
+  // MARK: - Values
+
+  /// Decodes the value of a PDU about a characteristic value or descriptor with its
+  /// Dissectors/ format (`att.decoded`). Parts of long values (Read Blob, Prepare Write)
+  /// are decoded once assembled; a Read Response that may continue in Read Blobs is
+  /// decoded without a complaint about a short value.
+  private func decodeValue(_ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ analyzed: inout AnalyzedRecord) {
+    guard let attribute = analyzed.attribute, attribute.kind == .value || attribute.kind == .descriptor,
+      let uuid = attribute.uuid
+    else { return }
+    let range: ByteRange
+    switch att.parameters {
+    case .handleValue(_, let value), .signedWrite(_, let value, _): range = value
+    case .value(let value) where att.opcode == .readResponse: range = value
+    default: return
+    }
+    guard let result = library.decode(bytes.copy(range), uuid: uuid) else { return }
+    analyzed.value = result
+    let maybeLong = att.opcode == .readResponse && range.count >= Int(analyzed.mtu ?? ATTPDU.minimumMTU) - 1
+    if let diagnostic = result.diagnostic, !(maybeLong && diagnostic.id == "att.decoded.truncated"),
+      analyzed.decoded.l2cap?.isCut != true
+    {
+      analyzed.decoded.diagnostics.append(diagnostic)
     }
   }
 }

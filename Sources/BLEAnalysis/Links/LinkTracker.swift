@@ -48,6 +48,8 @@ public struct AnalyzedRecord: Sendable {
   public var attribute: GATTAttribute?
   /// Long reads and prepared writes this frame completes (GATTTracker).
   public var assembled: [AssembledValue] = []
+  /// The PDU's value decoded with its characteristic's or descriptor's format (GATTTracker).
+  public var value: DecodeResult?
 
   public init(decoded: DecodedRecord) {
     self.decoded = decoded

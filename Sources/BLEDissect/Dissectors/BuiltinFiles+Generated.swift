@@ -5087,5 +5087,1200 @@ febb	File Transfer Service by Adafruit
 
 """#
     ),
+    (
+      "characteristics/alert-notification.dissector",
+      #"""
+# Alert Notification and Phone Alert Status service characteristics — ANS 1.0, PASS 1.0, GSS
+
+# Alert Status — GSS 3.13
+characteristic 2a3f "Alert Status"
+  field status u8 "Alert Status"
+    bit 0 ringer "Ringer State" 0="Ringer State not active" 1="Ringer State active"
+    bit 1 vibrate "Vibrate State" 0="Vibrate State not active" 1="Vibrate State active"
+    bit 2 display "Display Alert Status" 0="Display Alert State not active" 1="Display Alert State active"
+
+# Ringer Control Point — GSS 3.191
+characteristic 2a40 "Ringer Control Point"
+  field command u8 "Ringer Control Point" 1="Silent Mode" 2="Mute Once" 3="Cancel Silent Mode"
+
+# Ringer Setting — GSS 3.192
+characteristic 2a41 "Ringer Setting"
+  field setting u8 "Ringer Setting" 0="Ringer Silent" 1="Ringer Normal"
+
+# Alert Category ID — GSS 3.6
+characteristic 2a43 "Alert Category ID"
+  field category u8 "Alert Category ID" 0="Simple Alert" 1=Email 2=News 3=Call 4="Missed Call" 5=SMS/MMS
+    6="Voice Mail" 7=Schedule 8="High Prioritized Alert" 9="Instant Message"
+
+# Alert Notification Control Point — GSS 3.9
+characteristic 2a44 "Alert Notification Control Point"
+  field command u8 "Command ID" 0="Enable New Incoming Alert Notification"
+    1="Enable Unread Category Status Notification" 2="Disable New Incoming Alert Notification"
+    3="Disable Unread Category Status Notification" 4="Notify New Incoming Alert immediately"
+    5="Notify Unread Category Status immediately"
+  field category u8 "Category ID" 0="Simple Alert" 1=Email 2=News 3=Call 4="Missed Call" 5=SMS/MMS 6="Voice Mail"
+    7=Schedule 8="High Prioritized Alert" 9="Instant Message" 255="All categories"
+
+# Unread Alert Status — GSS 3.245
+characteristic 2a45 "Unread Alert Status"
+  field category u8 "Category ID" 0="Simple Alert" 1=Email 2=News 3=Call 4="Missed Call" 5=SMS/MMS 6="Voice Mail"
+    7=Schedule 8="High Prioritized Alert" 9="Instant Message"
+  field count u8 "Unread count" 255="More than 254 unread alerts"
+
+# New Alert — GSS 3.162
+characteristic 2a46 "New Alert"
+  field category u8 "Category ID" 0="Simple Alert" 1=Email 2=News 3=Call 4="Missed Call" 5=SMS/MMS 6="Voice Mail"
+    7=Schedule 8="High Prioritized Alert" 9="Instant Message"
+  field count u8 "Number of New Alert"
+  field text utf8 "Text String Information" optional
+
+"""#
+    ),
+    (
+      "characteristics/battery.dissector",
+      #"""
+# Battery service characteristics — BAS, GSS
+
+# Battery Level — GSS 3.27
+characteristic 2a19 "Battery Level"
+  field level u8 "Battery Level" unit=%
+
+# Battery Level State — GSS: a Battery Level followed by an optional Battery Power State
+characteristic 2a1b "Battery Level State"
+  field level u8 "Battery Level" unit=%
+  field state u8 "Battery Power State" optional
+    bits 0-1 present "Present" 0=Unknown 1="Not Supported" 2="Not Present" 3=Present
+    bits 2-3 discharging "Discharging" 0=Unknown 1="Not Supported" 2="Not Discharging" 3=Discharging
+    bits 4-5 charging "Charging" 0=Unknown 1="Not Chargeable" 2="Not Charging" 3=Charging
+    bits 6-7 level_state "Level" 0=Unknown 1="Not Supported" 2="Good Level" 3="Critically Low Level"
+
+# Battery Level Status — GSS 3.28 (BAS 1.1)
+characteristic 2bed "Battery Level Status"
+  field flags u8 "Flags"
+    bit 0 identifier_present "Identifier Present"
+    bit 1 level_present "Battery Level Present"
+    bit 2 additional_present "Additional Status Present"
+  field power_state u16 "Power State"
+    bit 0 battery_present "Battery Present" 0=No 1=Yes
+    bits 1-2 wired_external "Wired External Power Source Connected" 0=No 1=Yes 2=Unknown
+    bits 3-4 wireless_external "Wireless External Power Source Connected" 0=No 1=Yes 2=Unknown
+    bits 5-6 charge_state "Battery Charge State" 0=Unknown 1=Charging 2="Discharging: Active" 3="Discharging: Inactive"
+    bits 7-8 charge_level "Battery Charge Level" 0=Unknown 1=Good 2=Low 3=Critical
+    bits 9-11 charging_type "Charging Type" 0="Unknown or Not Charging" 1="Constant Current" 2="Constant Voltage" 3=Trickle 4=Float
+    bit 12 fault_battery "Charging Fault Reason: Battery"
+    bit 13 fault_external "Charging Fault Reason: External power source"
+    bit 14 fault_other "Charging Fault Reason: Other"
+  field identifier u16 "Identifier" hex if=identifier_present
+  field level u8 "Battery Level" unit=% if=level_present
+  field additional u8 "Additional Status" if=additional_present
+    bits 0-1 service_required "Service Required" 0=False 1=True 2=Unknown
+    bit 2 battery_fault "Battery Fault" 0="No Fault" 1=Fault
+
+"""#
+    ),
+    (
+      "characteristics/blood-pressure.dissector",
+      #"""
+# Blood Pressure service characteristics — BLS 1.1, GSS
+
+# Blood Pressure Measurement — GSS 3.31
+characteristic 2a35 "Blood Pressure Measurement"
+  field flags u8 "Flags"
+    bit 0 kpa "Blood Pressure Units Flag" 0=mmHg 1=kPa
+    bit 1 time_stamp_present "Time Stamp Flag"
+    bit 2 pulse_rate_present "Pulse Rate Flag"
+    bit 3 user_id_present "User ID Flag"
+    bit 4 status_present "Measurement Status Flag"
+  field systolic sfloat "Blood Pressure Measurement Compound Value - Systolic (mmHg)" unit=mmHg if=!kpa
+  field diastolic sfloat "Blood Pressure Measurement Compound Value - Diastolic (mmHg)" unit=mmHg if=!kpa
+  field mean_arterial sfloat "Blood Pressure Measurement Compound Value - Mean Arterial Pressure (mmHg)" unit=mmHg if=!kpa
+  field systolic sfloat "Blood Pressure Measurement Compound Value - Systolic (kPa)" unit=kPa if=kpa
+  field diastolic sfloat "Blood Pressure Measurement Compound Value - Diastolic (kPa)" unit=kPa if=kpa
+  field mean_arterial sfloat "Blood Pressure Measurement Compound Value - Mean Arterial Pressure (kPa)" unit=kPa if=kpa
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field pulse_rate sfloat "Pulse Rate" unit=bpm if=pulse_rate_present
+  field user_id u8 "User ID" if=user_id_present 255="Unknown User"
+  field status u16 "Measurement Status" if=status_present
+    bit 0 body_movement "Body Movement Detection Flag" 0="No body movement" 1="Body movement during measurement"
+    bit 1 cuff_fit "Cuff Fit Detection Flag" 0="Cuff fits properly" 1="Cuff too loose"
+    bit 2 irregular_pulse "Irregular Pulse Detection Flag" 0="No irregular pulse detected" 1="Irregular pulse detected"
+    bits 3-4 pulse_range "Pulse Rate Range Detection Flags" 0="Pulse rate is within the range"
+      1="Pulse rate exceeds upper limit" 2="Pulse rate is less than lower limit"
+    bit 5 position "Measurement Position Detection Flag" 0="Proper measurement position"
+      1="Improper measurement position"
+
+# Intermediate Cuff Pressure — GSS 3.127 (the layout of Blood Pressure Measurement;
+# diastolic and mean arterial pressure are unused and carry NaN)
+characteristic 2a36 "Intermediate Cuff Pressure"
+  field flags u8 "Flags"
+    bit 0 kpa "Blood Pressure Units Flag" 0=mmHg 1=kPa
+    bit 1 time_stamp_present "Time Stamp Flag"
+    bit 2 pulse_rate_present "Pulse Rate Flag"
+    bit 3 user_id_present "User ID Flag"
+    bit 4 status_present "Measurement Status Flag"
+  field cuff_pressure sfloat "Intermediate Cuff Pressure Compound Value - Current Cuff Pressure (mmHg)" unit=mmHg if=!kpa
+  field cuff_pressure sfloat "Intermediate Cuff Pressure Compound Value - Current Cuff Pressure (kPa)" unit=kPa if=kpa
+  field diastolic sfloat "Intermediate Cuff Pressure Compound Value - Diastolic (unused)"
+  field mean_arterial sfloat "Intermediate Cuff Pressure Compound Value - Mean Arterial Pressure (unused)"
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field pulse_rate sfloat "Pulse Rate" unit=bpm if=pulse_rate_present
+  field user_id u8 "User ID" if=user_id_present 255="Unknown User"
+  field status u16 "Measurement Status" if=status_present
+    bit 0 body_movement "Body Movement Detection Flag" 0="No body movement" 1="Body movement during measurement"
+    bit 1 cuff_fit "Cuff Fit Detection Flag" 0="Cuff fits properly" 1="Cuff too loose"
+    bit 2 irregular_pulse "Irregular Pulse Detection Flag" 0="No irregular pulse detected" 1="Irregular pulse detected"
+    bits 3-4 pulse_range "Pulse Rate Range Detection Flags" 0="Pulse rate is within the range"
+      1="Pulse rate exceeds upper limit" 2="Pulse rate is less than lower limit"
+    bit 5 position "Measurement Position Detection Flag" 0="Proper measurement position"
+      1="Improper measurement position"
+
+# Blood Pressure Feature — GSS 3.30
+characteristic 2a49 "Blood Pressure Feature"
+  field features u16 "Blood Pressure Feature"
+    bit 0 body_movement "Body Movement Detection Support"
+    bit 1 cuff_fit "Cuff Fit Detection Support"
+    bit 2 irregular_pulse "Irregular Pulse Detection Support"
+    bit 3 pulse_range "Pulse Rate Range Detection Support"
+    bit 4 position "Measurement Position Detection Support"
+    bit 5 multiple_bond "Multiple Bond Support"
+
+"""#
+    ),
+    (
+      "characteristics/current-time.dissector",
+      #"""
+# Current Time, Next DST Change and Reference Time Update services — GSS, CTS 1.1
+
+# Date Time — GSS 3.70
+characteristic 2a08 "Date Time"
+  field year u16 "Year" 0="Year is not known"
+  field month u8 "Month" 0="Month is not known"
+  field day u8 "Day" 0="Day of Month is not known"
+  field hours u8 "Hours"
+  field minutes u8 "Minutes"
+  field seconds u8 "Seconds"
+
+# Day of Week — GSS 3.73
+characteristic 2a09 "Day of Week"
+  field day u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
+
+# Day Date Time — GSS 3.72
+characteristic 2a0a "Day Date Time"
+  group date_time "Date Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field day_of_week u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
+
+# Exact Time 256 — GSS 3.90
+characteristic 2a0c "Exact Time 256"
+  group date_time "Date Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field day_of_week u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
+  field fractions u8 "Fractions256" unit=s scale=1/256
+
+# DST Offset — GSS 3.75
+characteristic 2a0d "DST Offset"
+  field offset u8 "DST Offset" 0="Standard Time" 2="Half An Hour Daylight Time (+0.5h)" 4="Daylight Time (+1h)"
+    8="Double Daylight Time (+2h)" 255="DST offset is not known"
+
+# Time Zone — GSS 3.229: offset from UTC in 15-minute steps
+characteristic 2a0e "Time Zone"
+  field zone s8 "Time Zone" unit=min scale=15 -128="Time zone offset is not known"
+
+# Local Time Information — GSS 3.139
+characteristic 2a0f "Local Time Information"
+  field zone s8 "Time Zone" unit=min scale=15 -128="Time zone offset is not known"
+  field dst u8 "Daylight Saving Time" 0="Standard Time" 2="Half An Hour Daylight Time (+0.5h)" 4="Daylight Time (+1h)"
+    8="Double Daylight Time (+2h)" 255="DST offset is not known"
+
+# Time with DST — GSS 3.228
+characteristic 2a11 "Time with DST"
+  group date_time "Date Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field dst u8 "DST Offset" 0="Standard Time" 2="Half An Hour Daylight Time (+0.5h)" 4="Daylight Time (+1h)"
+    8="Double Daylight Time (+2h)" 255="DST offset is not known"
+
+# Time Accuracy — GSS 3.225: drift since the last update in 1/8 s
+characteristic 2a12 "Time Accuracy"
+  field accuracy u8 "Accuracy" unit=s scale=1/8 254="Accuracy out of range" 255="Accuracy is unknown"
+
+# Time Source — GSS 3.227
+characteristic 2a13 "Time Source"
+  field source u8 "Time Source" 0=Unknown 1="Network Time Protocol" 2=GPS 3="Radio Time Signal" 4=Manual
+    5="Atomic Clock" 6="Cellular Network" 7="Not Synchronized"
+
+# Reference Time Information — GSS 3.185
+characteristic 2a14 "Reference Time Information"
+  field source u8 "Time Source" 0=Unknown 1="Network Time Protocol" 2=GPS 3="Radio Time Signal" 4=Manual
+    5="Atomic Clock" 6="Cellular Network" 7="Not Synchronized"
+  field accuracy u8 "Time Accuracy" unit=s scale=1/8 254="Accuracy out of range" 255="Accuracy is unknown"
+  field days u8 "Days Since Update" unit=days 255="255 or more days"
+  field hours u8 "Hours Since Update" unit=h 255="255 or more hours"
+
+# Time Update Control Point — CTS 1.1, 3.5
+characteristic 2a16 "Time Update Control Point"
+  field command u8 "Time Update Control Point" 1="Get Reference Update" 2="Cancel Reference Update"
+
+# Time Update State — CTS 1.1, 3.6
+characteristic 2a17 "Time Update State"
+  field state u8 "Current State" 0=Idle 1="Update Pending"
+  field result u8 "Result" 0=Successful 1=Canceled 2="No Connection To Reference" 3="Reference responded with an error"
+    4=Timeout 5="Update not attempted after reset"
+
+# Current Time — GSS 3.62
+characteristic 2a2b "Current Time"
+  group date_time "Date Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field day_of_week u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
+  field fractions u8 "Fractions256" unit=s scale=1/256
+  field reason u8 "Adjust Reason"
+    bit 0 manual "Manual time update"
+    bit 1 external "External reference time update"
+    bit 2 time_zone "Change of time zone"
+    bit 3 dst "Change of DST (daylight savings time)"
+
+"""#
+    ),
+    (
+      "characteristics/cycling-power.dissector",
+      #"""
+# Cycling Power service characteristics — CPS 1.1, GSS
+
+# Cycling Power Measurement — GSS 3.65
+characteristic 2a63 "Cycling Power Measurement"
+  field flags u16 "Flags"
+    bit 0 balance_present "Pedal Power Balance Present"
+    bit 1 balance_left "Pedal Power Balance Reference" 0=Unknown 1=Left
+    bit 2 torque_present "Accumulated Torque Present"
+    bit 3 crank_based "Accumulated Torque Source" 0="Wheel Based" 1="Crank Based"
+    bit 4 wheel_present "Wheel Revolution Data Present"
+    bit 5 crank_present "Crank Revolution Data Present"
+    bit 6 forces_present "Extreme Force Magnitudes Present"
+    bit 7 torques_present "Extreme Torque Magnitudes Present"
+    bit 8 angles_present "Extreme Angles Present"
+    bit 9 top_present "Top Dead Spot Angle Present"
+    bit 10 bottom_present "Bottom Dead Spot Angle Present"
+    bit 11 energy_present "Accumulated Energy Present"
+    bit 12 offset_compensation "Offset Compensation Indicator"
+  field power s16 "Instantaneous Power" unit=W
+  field balance u8 "Pedal Power Balance" unit=% scale=0.5 if=balance_present
+  field torque u16 "Accumulated Torque" unit=N·m scale=1/32 if=torque_present
+  field wheel_revolutions u32 "Wheel Revolution Data - Cumulative Wheel Revolutions" if=wheel_present
+  field wheel_time u16 "Wheel Revolution Data - Last Wheel Event Time" unit=s scale=1/2048 if=wheel_present
+  field crank_revolutions u16 "Crank Revolution Data - Cumulative Crank Revolutions" if=crank_present
+  field crank_time u16 "Crank Revolution Data - Last Crank Event Time" unit=s scale=1/1024 if=crank_present
+  field max_force s16 "Extreme Force Magnitudes - Maximum Force Magnitude" unit=N if=forces_present
+  field min_force s16 "Extreme Force Magnitudes - Minimum Force Magnitude" unit=N if=forces_present
+  field max_torque s16 "Extreme Torque Magnitudes - Maximum Torque Magnitude" unit=N·m scale=1/32 if=torques_present
+  field min_torque s16 "Extreme Torque Magnitudes - Minimum Torque Magnitude" unit=N·m scale=1/32 if=torques_present
+  field angles u24 "Extreme Angles" if=angles_present
+    bits 0-11 max_angle "Maximum Angle"
+    bits 12-23 min_angle "Minimum Angle"
+  field top_angle u16 "Top Dead Spot Angle" unit=° if=top_present
+  field bottom_angle u16 "Bottom Dead Spot Angle" unit=° if=bottom_present
+  field energy u16 "Accumulated Energy" unit=kJ if=energy_present
+
+# Cycling Power Feature — GSS 3.64
+characteristic 2a65 "Cycling Power Feature"
+  field features u32 "Cycling Power Feature"
+    bit 0 balance "Pedal Power Balance Supported"
+    bit 1 torque "Accumulated Torque Supported"
+    bit 2 wheel "Wheel Revolution Data Supported"
+    bit 3 crank "Crank Revolution Data Supported"
+    bit 4 magnitudes "Extreme Magnitudes Supported"
+    bit 5 angles "Extreme Angles Supported"
+    bit 6 dead_spots "Top and Bottom Dead Spot Angles Supported"
+    bit 7 energy "Accumulated Energy Supported"
+    bit 8 offset_indicator "Offset Compensation Indicator Supported"
+    bit 9 offset "Offset Compensation Supported"
+    bit 10 masking "Cycling Power Measurement Characteristic Content Masking Supported"
+    bit 11 multiple_locations "Multiple Sensor Locations Supported"
+    bit 12 crank_length "Crank Length Adjustment Supported"
+    bit 13 chain_length "Chain Length Adjustment Supported"
+    bit 14 chain_weight "Chain Weight Adjustment Supported"
+    bit 15 span_length "Span Length Adjustment Supported"
+    bit 16 context "Sensor Measurement Context" 0="Force based" 1="Torque based"
+    bit 17 direction "Instantaneous Measurement Direction Supported"
+    bit 18 calibration_date "Factory Calibration Date Supported"
+    bit 19 enhanced_offset "Enhanced Offset Compensation Procedure Supported"
+    bits 20-21 distributed "Distributed System Support" 0="Unspecified (legacy sensor)"
+      1="Not for use in a distributed system" 2="Can be used in a distributed system"
+
+"""#
+    ),
+    (
+      "characteristics/device-information.dissector",
+      #"""
+# Device Information service characteristics — DIS 1.1, GSS
+
+# System ID — GSS 3.217
+characteristic 2a23 "System ID"
+  field manufacturer u40 "Manufacturer Identifier" hex
+  field oui u24 "Organizationally Unique Identifier" hex
+
+characteristic 2a24 "Model Number String"
+  field model utf8 "Model Number"
+
+characteristic 2a25 "Serial Number String"
+  field serial utf8 "Serial Number"
+
+characteristic 2a26 "Firmware Revision String"
+  field firmware utf8 "Firmware Revision"
+
+characteristic 2a27 "Hardware Revision String"
+  field hardware utf8 "Hardware Revision"
+
+characteristic 2a28 "Software Revision String"
+  field software utf8 "Software Revision"
+
+characteristic 2a29 "Manufacturer Name String"
+  field manufacturer utf8 "Manufacturer Name"
+
+# IEEE 11073-20601 Regulatory Certification Data List — an opaque IEEE structure
+characteristic 2a2a "IEEE 11073-20601 Regulatory Certification Data List"
+  field data bytes "Regulatory Certification Data List"
+
+# PnP ID — GSS 3.170
+characteristic 2a50 "PnP ID"
+  field source u8 "Vendor ID Source" 1="Bluetooth SIG-assigned Device ID Vendor ID value from the Assigned Numbers document" 2="USB Implementer's Forum assigned Vendor ID value"
+  field vendor u16 "Vendor ID" hex names=company if=source==1
+  field vendor u16 "Vendor ID" hex if=source!=1
+  field product u16 "Product ID" hex
+  field version u16 "Product Version" hex
+
+"""#
+    ),
+    (
+      "characteristics/environmental-sensing.dissector",
+      #"""
+# Environmental Sensing service characteristics — ESS 1.0, GSS
+
+# Magnetic Declination — GSS 3.142
+characteristic 2a2c "Magnetic Declination"
+  field declination u16 "Magnetic Declination" unit=° scale=0.01
+
+# Elevation — GSS 3.83
+characteristic 2a6c "Elevation"
+  field elevation s24 "Elevation" unit=m scale=0.01
+
+# Pressure — GSS 3.181
+characteristic 2a6d "Pressure"
+  field pressure u32 "Pressure" unit=Pa scale=0.1
+
+# Temperature — GSS 3.218
+characteristic 2a6e "Temperature"
+  field temperature s16 "Temperature" unit=°C scale=0.01 -32768="Value is not known"
+
+# Humidity — GSS 3.124
+characteristic 2a6f "Humidity"
+  field humidity u16 "Humidity" unit=% scale=0.01 65535="Value is not known"
+
+# True Wind Speed — GSS 3.231
+characteristic 2a70 "True Wind Speed"
+  field speed u16 "True Wind Speed" unit=m/s scale=0.01
+
+# True Wind Direction — GSS 3.230
+characteristic 2a71 "True Wind Direction"
+  field direction u16 "True Wind Direction" unit=° scale=0.01
+
+# Apparent Wind Speed — GSS 3.17
+characteristic 2a72 "Apparent Wind Speed"
+  field speed u16 "Apparent Wind Speed" unit=m/s scale=0.01
+
+# Apparent Wind Direction — GSS 3.16
+characteristic 2a73 "Apparent Wind Direction"
+  field direction u16 "Apparent Wind Direction" unit=° scale=0.01
+
+# Gust Factor — GSS 3.110
+characteristic 2a74 "Gust Factor"
+  field factor u8 "Gust Factor" scale=0.1
+
+# Pollen Concentration — GSS 3.177
+characteristic 2a75 "Pollen Concentration"
+  field concentration u24 "Pollen Concentration" unit=/m³
+
+# UV Index — GSS 3.249
+characteristic 2a76 "UV Index"
+  field index u8 "UV Index"
+
+# Irradiance — GSS 3.131
+characteristic 2a77 "Irradiance"
+  field irradiance u16 "Irradiance" unit=W/m² scale=0.1
+
+# Rainfall — GSS 3.183
+characteristic 2a78 "Rainfall"
+  field rainfall u16 "Rainfall" unit=mm
+
+# Wind Chill — GSS 3.264
+characteristic 2a79 "Wind Chill"
+  field chill s8 "Wind Chill" unit=°C
+
+# Heat Index — GSS 3.118
+characteristic 2a7a "Heat Index"
+  field index s8 "Heat Index" unit=°C
+
+# Dew Point — GSS 3.76
+characteristic 2a7b "Dew Point"
+  field dew_point s8 "Dew Point" unit=°C
+
+# Barometric Pressure Trend — GSS 3.25
+characteristic 2aa3 "Barometric Pressure Trend"
+  field trend u8 "Barometric Pressure Trend" 0=Unknown 1="Continuously falling" 2="Continuously rising"
+    3="Falling, then steady" 4="Rising, then steady" 5="Falling before a lesser rise" 6="Falling before a greater rise"
+    7="Rising before a greater fall" 8="Rising before a lesser fall" 9=Steady
+
+"""#
+    ),
+    (
+      "characteristics/generic-access.dissector",
+      #"""
+# Generic Access service characteristics — Core 6.0 Vol 3 Part C 12, GSS 3.x
+
+# Device Name — GSS 3.74 (UTF-8, up to 248 octets)
+characteristic 2a00 "Device Name"
+  field name utf8 "Name"
+
+# Appearance — GSS 3.18: category (bits 6-15) and subcategory (bits 0-5)
+characteristic 2a01 "Appearance"
+  field appearance u16 "Appearance" names=appearance hex
+
+# Peripheral Privacy Flag — Core 6.0 Vol 3 Part C 12.4
+characteristic 2a02 "Peripheral Privacy Flag"
+  field privacy u8 "Peripheral Privacy Flag" 0="Privacy is disabled in this device" 1="Privacy is enabled in this device"
+
+# Reconnection Address — Core 6.0 Vol 3 Part C 12.6
+characteristic 2a03 "Reconnection Address"
+  field address u48 "Reconnection Address" hex
+
+# Peripheral Preferred Connection Parameters — Core 6.0 Vol 3 Part C 12.3
+characteristic 2a04 "Peripheral Preferred Connection Parameters"
+  field min_interval u16 "Minimum Connection Interval" unit=ms scale=1.25 65535="No specific minimum"
+  field max_interval u16 "Maximum Connection Interval" unit=ms scale=1.25 65535="No specific maximum"
+  field latency u16 "Peripheral Latency"
+  field timeout u16 "Connection Supervision Timeout Multiplier" unit=ms scale=10 65535="No specific value"
+
+# Central Address Resolution — Core 6.0 Vol 3 Part C 12.7
+characteristic 2aa6 "Central Address Resolution"
+  field resolution u8 "Central Address Resolution Support" 0="Address resolution is not supported in this device" 1="Address resolution is supported in this device"
+
+# Resolvable Private Address Only — Core 6.0 Vol 3 Part C 12.5
+characteristic 2ac9 "Resolvable Private Address Only"
+  field rpa_only u8 "Resolvable Private Address Only" 0="Only Resolvable Private Addresses will be used as local addresses after bonding"
+
+"""#
+    ),
+    (
+      "characteristics/generic-attribute.dissector",
+      #"""
+# Generic Attribute service characteristics — Core 6.0 Vol 3 Part G 7
+
+# Service Changed — Core 6.0 Vol 3 Part G 7.1
+characteristic 2a05 "Service Changed"
+  field start u16 "Start of Affected Attribute Handle Range" hex
+  field end u16 "End of Affected Attribute Handle Range" hex
+
+# Client Supported Features — Core 6.0 Vol 3 Part G 7.2 (octets beyond the first are reserved)
+characteristic 2b29 "Client Supported Features"
+  field features u8 "Client Supported Features"
+    bit 0 robust_caching "Robust Caching"
+    bit 1 eatt "Enhanced ATT bearer"
+    bit 2 multiple_notifications "Multiple Handle Value Notifications"
+  field reserved bytes "Reserved for Future Use" optional
+
+# Database Hash — Core 6.0 Vol 3 Part G 7.3 (128-bit AES-CMAC)
+characteristic 2b2a "Database Hash"
+  field hash bytes "Database Hash" length=16
+
+# Server Supported Features — Core 6.0 Vol 3 Part G 7.4
+characteristic 2b3a "Server Supported Features"
+  field features u8 "Server Supported Features"
+    bit 0 eatt "EATT Supported"
+  field reserved bytes "Reserved for Future Use" optional
+
+"""#
+    ),
+    (
+      "characteristics/glucose.dissector",
+      #"""
+# Glucose service characteristics — GLS 1.0, GSS
+
+# Glucose Measurement — GSS 3.106
+characteristic 2a18 "Glucose Measurement"
+  field flags u8 "Flags"
+    bit 0 time_offset_present "Time Offset Present"
+    bit 1 concentration_present "Glucose Concentration, Type and Sample Location Present"
+    bit 2 mol_per_l "Glucose Concentration Units" 0=kg/L 1=mol/L
+    bit 3 status_present "Sensor Status Annunciation Present"
+    bit 4 context_follows "Context Information Follows"
+  field sequence u16 "Sequence Number"
+  group base_time "Base Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field time_offset s16 "Time Offset" unit=min if=time_offset_present
+  field concentration sfloat "Glucose Concentration" unit=kg/L if=concentration_present if=!mol_per_l
+  field concentration sfloat "Glucose Concentration" unit=mol/L if=concentration_present if=mol_per_l
+  field type_and_location u8 "Type-Sample Location" if=concentration_present
+    bits 0-3 type "Type" 1="Capillary Whole blood" 2="Capillary Plasma" 3="Venous Whole blood" 4="Venous Plasma"
+      5="Arterial Whole blood" 6="Arterial Plasma" 7="Undetermined Whole blood" 8="Undetermined Plasma"
+      9="Interstitial Fluid (ISF)" 10="Control Solution"
+    bits 4-7 location "Sample Location" 1=Finger 2="Alternate Site Test (AST)" 3=Earlobe 4="Control solution"
+      15="Sample Location value not available"
+  field status u16 "Sensor Status Annunciation" if=status_present
+    bit 0 battery_low "Device battery low at time of measurement"
+    bit 1 malfunction "Sensor malfunction or faulting at time of measurement"
+    bit 2 sample_size "Sample size for blood or control solution insufficient at time of measurement"
+    bit 3 strip_insertion "Strip insertion error"
+    bit 4 strip_type "Strip type incorrect for device"
+    bit 5 result_high "Sensor result higher than the device can process"
+    bit 6 result_low "Sensor result lower than the device can process"
+    bit 7 temperature_high "Sensor temperature too high for valid test/result at time of measurement"
+    bit 8 temperature_low "Sensor temperature too low for valid test/result at time of measurement"
+    bit 9 read_interrupted "Sensor read interrupted because strip was pulled too soon at time of measurement"
+    bit 10 device_fault "General device fault has occurred in the sensor"
+    bit 11 time_fault "Time fault has occurred in the sensor and time may be inaccurate"
+
+# Glucose Feature — GSS 3.104
+characteristic 2a51 "Glucose Feature"
+  field features u16 "Glucose Feature"
+    bit 0 low_battery "Low Battery Detection During Measurement Supported"
+    bit 1 malfunction "Sensor Malfunction Detection Supported"
+    bit 2 sample_size "Sensor Sample Size Supported"
+    bit 3 strip_insertion "Sensor Strip Insertion Error Detection Supported"
+    bit 4 strip_type "Sensor Strip Type Error Detection Supported"
+    bit 5 result_high_low "Sensor Result High-Low Detection Supported"
+    bit 6 temperature_high_low "Sensor Temperature High-Low Detection Supported"
+    bit 7 read_interrupt "Sensor Read Interrupt Detection Supported"
+    bit 8 device_fault "General Device Fault Supported"
+    bit 9 time_fault "Time Fault Supported"
+    bit 10 multiple_bond "Multiple Bond Supported"
+
+# Record Access Control Point — GSS 3.184 (operands depend on the profile's filters;
+# the responses are decoded)
+characteristic 2a52 "Record Access Control Point"
+  field opcode u8 "Op Code" 1="Report stored records" 2="Delete stored records" 3="Abort operation"
+    4="Report number of stored records" 5="Number of stored records response" 6="Response Code"
+  field operator u8 "Operator" 0=Null 1="All records" 2="Less than or equal to" 3="Greater than or equal to"
+    4="Within range of (inclusive)" 5="First record (i.e. oldest record)" 6="Last record (i.e. most recent record)"
+  field count u16 "Number of Records" if=opcode==5
+  field request u8 "Request Op Code" if=opcode==6 1="Report stored records" 2="Delete stored records"
+    3="Abort operation" 4="Report number of stored records"
+  field response u8 "Response Code Value" if=opcode==6 1=Success 2="Op Code not supported" 3="Invalid Operator"
+    4="Operator not supported" 5="Invalid Operand" 6="No records found" 7="Abort unsuccessful"
+    8="Procedure not completed" 9="Operand not supported"
+  field operand bytes "Operand" optional
+
+"""#
+    ),
+    (
+      "characteristics/health-thermometer.dissector",
+      #"""
+# Health Thermometer service characteristics — HTS 1.0, GSS
+
+# Temperature Measurement — GSS 3.219
+characteristic 2a1c "Temperature Measurement"
+  field flags u8 "Flags"
+    bit 0 fahrenheit "Temperature Units Flag" 0=Celsius 1=Fahrenheit
+    bit 1 time_stamp_present "Time Stamp Flag"
+    bit 2 type_present "Temperature Type Flag"
+  field temperature float "Temperature Measurement Value (Celsius)" unit=°C if=!fahrenheit
+  field temperature float "Temperature Measurement Value (Fahrenheit)" unit=°F if=fahrenheit
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field type u8 "Temperature Type" if=type_present 1=Armpit 2="Body (general)" 3="Ear (usually earlobe)" 4=Finger
+    5="Gastrointestinal Tract" 6=Mouth 7=Rectum 8=Toe 9="Tympanum (ear drum)"
+
+# Temperature Type — GSS 3.220
+characteristic 2a1d "Temperature Type"
+  field type u8 "Temperature Text Description" 1=Armpit 2="Body (general)" 3="Ear (usually earlobe)" 4=Finger
+    5="Gastrointestinal Tract" 6=Mouth 7=Rectum 8=Toe 9="Tympanum (ear drum)"
+
+# Intermediate Temperature — GSS 3.128 (the layout of Temperature Measurement)
+characteristic 2a1e "Intermediate Temperature"
+  field flags u8 "Flags"
+    bit 0 fahrenheit "Temperature Units Flag" 0=Celsius 1=Fahrenheit
+    bit 1 time_stamp_present "Time Stamp Flag"
+    bit 2 type_present "Temperature Type Flag"
+  field temperature float "Temperature Measurement Value (Celsius)" unit=°C if=!fahrenheit
+  field temperature float "Temperature Measurement Value (Fahrenheit)" unit=°F if=fahrenheit
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field type u8 "Temperature Type" if=type_present 1=Armpit 2="Body (general)" 3="Ear (usually earlobe)" 4=Finger
+    5="Gastrointestinal Tract" 6=Mouth 7=Rectum 8=Toe 9="Tympanum (ear drum)"
+
+# Measurement Interval — GSS 3.146
+characteristic 2a21 "Measurement Interval"
+  field interval u16 "Measurement Interval" unit=s 0="No periodic measurement"
+
+"""#
+    ),
+    (
+      "characteristics/heart-rate.dissector",
+      #"""
+# Heart Rate Measurement — GATT Specification Supplement 3.113
+characteristic 2a37 "Heart Rate Measurement"
+  field flags u8 "Flags"
+    bit 0 value_16 "Heart Rate Value Format" 0=UINT8 1=UINT16
+    bits 1-2 contact "Sensor Contact Status" 0="Not supported" 1="Not supported" 2="Not detected" 3=Detected
+    bit 3 energy_present "Energy Expended Present"
+    bit 4 rr_present "RR-Interval Present"
+  field heart_rate u8 "Heart Rate Measurement Value" unit=bpm if=!value_16
+  field heart_rate u16 "Heart Rate Measurement Value" unit=bpm if=value_16
+  field energy_expended u16 "Energy Expended" unit=kJ if=energy_present
+  field rr_interval u16 "RR-Interval" scale=1/1024 unit=s if=rr_present repeat
+
+# Body Sensor Location — GSS 3.29
+characteristic 2a38 "Body Sensor Location"
+  field location u8 "Body Sensor Location" 0=Other 1=Chest 2=Wrist 3=Finger 4=Hand 5="Ear Lobe" 6=Foot
+
+# Heart Rate Control Point — GSS 3.112
+characteristic 2a39 "Heart Rate Control Point"
+  field opcode u8 "Heart Rate Control Point" 1="Reset Energy Expended"
+
+"""#
+    ),
+    (
+      "characteristics/hid.dissector",
+      #"""
+# HID and Scan Parameters service characteristics — HIDS 1.0, ScPS 1.0
+
+# HID Information — HIDS 1.0, 2.7
+characteristic 2a4a "HID Information"
+  field bcd_hid u16 "bcdHID" hex
+  field country u8 "bCountryCode"
+  field flags u8 "Flags"
+    bit 0 remote_wake "RemoteWake"
+    bit 1 normally_connectable "NormallyConnectable"
+
+# Report Map — HIDS 1.0, 2.6: a USB HID report descriptor
+characteristic 2a4b "Report Map"
+  field descriptor bytes "Report Map Value"
+
+# HID Control Point — HIDS 1.0, 2.8
+characteristic 2a4c "HID Control Point"
+  field command u8 "HID Control Point Command" 0=Suspend 1="Exit Suspend"
+
+# Protocol Mode — HIDS 1.0, 2.2
+characteristic 2a4e "Protocol Mode"
+  field mode u8 "Protocol Mode Value" 0="Boot Protocol Mode" 1="Report Protocol Mode"
+
+# Scan Interval Window — ScPS 1.0, 3.1
+characteristic 2a4f "Scan Interval Window"
+  field interval u16 "LE_Scan_Interval" unit=ms scale=0.625
+  field window u16 "LE_Scan_Window" unit=ms scale=0.625
+
+# Scan Refresh — ScPS 1.0, 3.2
+characteristic 2a31 "Scan Refresh"
+  field refresh u8 "Scan Refresh Value" 0="Server Requires Refresh"
+
+"""#
+    ),
+    (
+      "characteristics/immediate-alert.dissector",
+      #"""
+# Immediate Alert, Link Loss and Tx Power service characteristics — GSS
+
+# Alert Level — GSS 3.10
+characteristic 2a06 "Alert Level"
+  field level u8 "Alert Level" 0="No Alert" 1="Mild Alert" 2="High Alert"
+
+# Tx Power Level — GSS 3.232
+characteristic 2a07 "Tx Power Level"
+  field power s8 "Tx Power" unit=dBm
+
+"""#
+    ),
+    (
+      "characteristics/pulse-oximeter.dissector",
+      #"""
+# Pulse Oximeter service characteristics — PLXS 1.0, GSS
+
+# PLX Spot-Check Measurement — GSS 3.176
+characteristic 2a5e "PLX Spot-Check Measurement"
+  field flags u8 "Flags"
+    bit 0 timestamp_present "Timestamp field is present"
+    bit 1 status_present "Measurement Status Field Present"
+    bit 2 device_status_present "Device and Sensor Status Field Present"
+    bit 3 pai_present "Pulse Amplitude Index field is present"
+    bit 4 clock_not_set "Device Clock is Not Set"
+  field spo2 sfloat "SpO2PR-Spot-Check - SpO2" unit=%
+  field pr sfloat "SpO2PR-Spot-Check - PR" unit=bpm
+  group timestamp "Timestamp" if=timestamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field status u16 "Measurement Status" hex if=status_present
+  field device_status u24 "Device and Sensor Status" hex if=device_status_present
+  field pai sfloat "Pulse Amplitude Index" unit=% if=pai_present
+
+# PLX Continuous Measurement — GSS 3.174
+characteristic 2a5f "PLX Continuous Measurement"
+  field flags u8 "Flags"
+    bit 0 fast_present "SpO2PR-Fast field is present"
+    bit 1 slow_present "SpO2PR-Slow field is present"
+    bit 2 status_present "Measurement Status field is present"
+    bit 3 device_status_present "Device and Sensor Status field is present"
+    bit 4 pai_present "Pulse Amplitude Index field is present"
+  field spo2 sfloat "SpO2PR-Normal - SpO2" unit=%
+  field pr sfloat "SpO2PR-Normal - PR" unit=bpm
+  field spo2_fast sfloat "SpO2PR-Fast - SpO2" unit=% if=fast_present
+  field pr_fast sfloat "SpO2PR-Fast - PR" unit=bpm if=fast_present
+  field spo2_slow sfloat "SpO2PR-Slow - SpO2" unit=% if=slow_present
+  field pr_slow sfloat "SpO2PR-Slow - PR" unit=bpm if=slow_present
+  field status u16 "Measurement Status" hex if=status_present
+  field device_status u24 "Device and Sensor Status" hex if=device_status_present
+  field pai sfloat "Pulse Amplitude Index" unit=% if=pai_present
+
+# PLX Features — GSS 3.175
+characteristic 2a60 "PLX Features"
+  field features u16 "Supported Features"
+    bit 0 status_supported "Measurement Status support is present"
+    bit 1 device_status_supported "Device and Sensor Status support is present"
+    bit 2 storage "Measurement Storage for Spot-check measurements is supported"
+    bit 3 timestamp "Timestamp for Spot-check measurements is supported"
+    bit 4 fast "SpO2PR-Fast metric is supported"
+    bit 5 slow "SpO2PR-Slow metric is supported"
+    bit 6 pai "Pulse Amplitude Index field is supported"
+    bit 7 multiple_bonds "Multiple Bonds supported"
+  field status_support u16 "Measurement Status Support" hex if=status_supported
+  field device_status_support u24 "Device and Sensor Status Support" hex if=device_status_supported
+
+"""#
+    ),
+    (
+      "characteristics/running-cycling.dissector",
+      #"""
+# Running Speed and Cadence, Cycling Speed and Cadence — RSCS 1.0, CSCS 1.0, GSS
+
+# RSC Measurement — GSS 3.196
+characteristic 2a53 "RSC Measurement"
+  field flags u8 "Flags"
+    bit 0 stride_present "Instantaneous Stride Length Present"
+    bit 1 distance_present "Total Distance Present"
+    bit 2 running "Walking or Running Status" 0=Walking 1=Running
+  field speed u16 "Instantaneous Speed" unit=m/s scale=1/256
+  field cadence u8 "Instantaneous Cadence" unit=/min
+  field stride u16 "Instantaneous Stride Length" unit=m scale=0.01 if=stride_present
+  field distance u32 "Total Distance" unit=m scale=0.1 if=distance_present
+
+# RSC Feature — GSS 3.195
+characteristic 2a54 "RSC Feature"
+  field features u16 "RSC Feature"
+    bit 0 stride "Instantaneous Stride Length Measurement Supported"
+    bit 1 distance "Total Distance Measurement Supported"
+    bit 2 running "Walking or Running Status Supported"
+    bit 3 calibration "Sensor Calibration Procedure Supported"
+    bit 4 multiple_locations "Multiple Sensor Locations Supported"
+
+# SC Control Point — GSS 3.199
+characteristic 2a55 "SC Control Point"
+  field opcode u8 "Op Code" 1="Set Cumulative Value" 2="Start Sensor Calibration" 3="Update Sensor Location"
+    4="Request Supported Sensor Locations" 16="Response Code"
+  field cumulative u32 "Cumulative Value" if=opcode==1
+  field location u8 "Sensor Location Value" if=opcode==3 0=Other 1="Top of shoe" 2="In shoe" 3=Hip 4="Front Wheel"
+    5="Left Crank" 6="Right Crank" 7="Left Pedal" 8="Right Pedal" 9="Front Hub" 10="Rear Dropout" 11=Chainstay
+    12="Rear Wheel" 13="Rear Hub" 14=Chest 15=Spider 16="Chain Ring"
+  field request u8 "Request Op Code" if=opcode==16 1="Set Cumulative Value" 2="Start Sensor Calibration"
+    3="Update Sensor Location" 4="Request Supported Sensor Locations"
+  field response u8 "Response Value" if=opcode==16 1=Success 2="Op Code not supported" 3="Invalid Operand"
+    4="Operation Failed"
+  field parameter u8 "Response Parameter" if=opcode==16 repeat 0=Other 1="Top of shoe" 2="In shoe" 3=Hip
+    4="Front Wheel" 5="Left Crank" 6="Right Crank" 7="Left Pedal" 8="Right Pedal" 9="Front Hub" 10="Rear Dropout"
+    11=Chainstay 12="Rear Wheel" 13="Rear Hub" 14=Chest 15=Spider 16="Chain Ring"
+
+# CSC Measurement — GSS 3.58
+characteristic 2a5b "CSC Measurement"
+  field flags u8 "Flags"
+    bit 0 wheel_present "Wheel Revolution Data Present"
+    bit 1 crank_present "Crank Revolution Data Present"
+  field wheel_revolutions u32 "Cumulative Wheel Revolutions" if=wheel_present
+  field wheel_time u16 "Last Wheel Event Time" unit=s scale=1/1024 if=wheel_present
+  field crank_revolutions u16 "Cumulative Crank Revolutions" if=crank_present
+  field crank_time u16 "Last Crank Event Time" unit=s scale=1/1024 if=crank_present
+
+# CSC Feature — GSS 3.57
+characteristic 2a5c "CSC Feature"
+  field features u16 "CSC Feature"
+    bit 0 wheel "Wheel Revolution Data Supported"
+    bit 1 crank "Crank Revolution Data Supported"
+    bit 2 multiple_locations "Multiple Sensor Locations Supported"
+
+# Sensor Location — GSS 3.206
+characteristic 2a5d "Sensor Location"
+  field location u8 "Sensor Location" 0=Other 1="Top of shoe" 2="In shoe" 3=Hip 4="Front Wheel" 5="Left Crank"
+    6="Right Crank" 7="Left Pedal" 8="Right Pedal" 9="Front Hub" 10="Rear Dropout" 11=Chainstay 12="Rear Wheel"
+    13="Rear Hub" 14=Chest 15=Spider 16="Chain Ring"
+
+"""#
+    ),
+    (
+      "characteristics/user-data.dissector",
+      #"""
+# User Data service characteristics — UDS 1.0, GSS
+
+characteristic 2a7e "Aerobic Heart Rate Lower Limit"
+  field limit u8 "Aerobic Heart Rate Lower Limit" unit=bpm
+
+characteristic 2a80 "Age"
+  field age u8 "Age" unit=years
+
+characteristic 2a85 "Date of Birth"
+  field year u16 "Year" 0="Year is not known"
+  field month u8 "Month" 0="Month is not known"
+  field day u8 "Day" 0="Day of Month is not known"
+
+characteristic 2a87 "Email Address"
+  field email utf8 "Email Address"
+
+characteristic 2a8a "First Name"
+  field name utf8 "First Name"
+
+characteristic 2a8c "Gender"
+  field gender u8 "Gender" 0=Male 1=Female 2=Unspecified
+
+characteristic 2a8d "Heart Rate Max"
+  field max u8 "Heart Rate Max" unit=bpm
+
+characteristic 2a8e "Height"
+  field height u16 "Height" unit=m scale=0.01
+
+characteristic 2a90 "Last Name"
+  field name utf8 "Last Name"
+
+characteristic 2a98 "Weight"
+  field weight u16 "Weight" unit=kg scale=0.005
+
+characteristic 2a99 "Database Change Increment"
+  field increment u32 "Database Change Increment"
+
+characteristic 2a9a "User Index"
+  field index u8 "User Index" 255="Unknown User"
+
+# User Control Point — UDS 1.0, 3.3
+characteristic 2a9f "User Control Point"
+  field opcode u8 "Op Code" 1="Register New User" 2=Consent 3="Delete User Data" 32="Response Code"
+  field consent_code u16 "Consent Code" if=opcode==1
+  field user_index u8 "User Index" if=opcode==2 255="Unknown User"
+  field consent u16 "Consent Code" if=opcode==2
+  field request u8 "Request Op Code" if=opcode==32 1="Register New User" 2=Consent 3="Delete User Data"
+  field result u8 "Response Value" if=opcode==32 1=Success 2="Op Code not supported" 3="Invalid Parameter"
+    4="Operation Failed" 5="User not authorized"
+  field parameter u8 "Response Parameter" if=opcode==32 optional
+
+"""#
+    ),
+    (
+      "characteristics/weight-scale.dissector",
+      #"""
+# Weight Scale and Body Composition service characteristics — WSS 1.0, BCS 1.0, GSS
+
+# Weight Measurement — GSS 3.258
+characteristic 2a9d "Weight Measurement"
+  field flags u8 "Flags"
+    bit 0 imperial "Measurement Units" 0="SI (Weight and Mass in units of kilogram (kg) and Height in units of meter)"
+      1="Imperial (Weight and Mass in units of pound (lb) and Height in units of inch (in))"
+    bit 1 time_stamp_present "Time Stamp Present"
+    bit 2 user_id_present "User ID Present"
+    bit 3 bmi_present "BMI and Height Present"
+  field weight u16 "Weight - SI" unit=kg scale=0.005 if=!imperial 65535="Measurement Unsuccessful"
+  field weight u16 "Weight - Imperial" unit=lb scale=0.01 if=imperial 65535="Measurement Unsuccessful"
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field user_id u8 "User ID" if=user_id_present 255="Unknown User"
+  field bmi u16 "BMI" unit=kg/m² scale=0.1 if=bmi_present
+  field height u16 "Height - SI" unit=m scale=0.001 if=bmi_present if=!imperial
+  field height u16 "Height - Imperial" unit=in scale=0.1 if=bmi_present if=imperial
+
+# Weight Scale Feature — GSS 3.259
+characteristic 2a9e "Weight Scale Feature"
+  field features u32 "Weight Scale Feature"
+    bit 0 time_stamp "Time Stamp Supported"
+    bit 1 multiple_users "Multiple Users Supported"
+    bit 2 bmi "BMI Supported"
+    bits 3-6 weight_resolution "Weight Measurement Resolution" 0="Not Specified" 1="Resolution of 0.5 kg or 1 lb"
+      2="Resolution of 0.2 kg or 0.5 lb" 3="Resolution of 0.1 kg or 0.2 lb" 4="Resolution of 0.05 kg or 0.1 lb"
+      5="Resolution of 0.02 kg or 0.05 lb" 6="Resolution of 0.01 kg or 0.02 lb" 7="Resolution of 0.005 kg or 0.01 lb"
+    bits 7-9 height_resolution "Height Measurement Resolution" 0="Not Specified"
+      1="Resolution of 0.01 meter or 1 inch" 2="Resolution of 0.005 meter or 0.5 inch"
+      3="Resolution of 0.001 meter or 0.1 inch"
+
+# Body Composition Feature — GSS 3.32
+characteristic 2a9b "Body Composition Feature"
+  field features u32 "Body Composition Feature"
+    bit 0 time_stamp "Time Stamp Supported"
+    bit 1 multiple_users "Multiple Users Supported"
+    bit 2 basal_metabolism "Basal Metabolism Supported"
+    bit 3 muscle_percentage "Muscle Percentage Supported"
+    bit 4 muscle_mass "Muscle Mass Supported"
+    bit 5 fat_free_mass "Fat Free Mass Supported"
+    bit 6 soft_lean_mass "Soft Lean Mass Supported"
+    bit 7 body_water_mass "Body Water Mass Supported"
+    bit 8 impedance "Impedance Supported"
+    bit 9 weight "Weight Supported"
+    bit 10 height "Height Supported"
+    bits 11-14 mass_resolution "Mass Measurement Resolution" 0="Not Specified" 1="Resolution of 0.5 kg or 1 lb"
+      2="Resolution of 0.2 kg or 0.5 lb" 3="Resolution of 0.1 kg or 0.2 lb" 4="Resolution of 0.05 kg or 0.1 lb"
+      5="Resolution of 0.02 kg or 0.05 lb" 6="Resolution of 0.01 kg or 0.02 lb" 7="Resolution of 0.005 kg or 0.01 lb"
+    bits 15-17 height_resolution "Height Measurement Resolution" 0="Not Specified"
+      1="Resolution of 0.01 meter or 1 inch" 2="Resolution of 0.005 meter or 0.5 inch"
+      3="Resolution of 0.001 meter or 0.1 inch"
+
+# Body Composition Measurement — GSS 3.33
+characteristic 2a9c "Body Composition Measurement"
+  field flags u16 "Flags"
+    bit 0 imperial "Measurement Units" 0="SI (Weight and Mass in units of kilogram (kg) and Height in units of meter)"
+      1="Imperial (Weight and Mass in units of pound (lb) and Height in units of inch (in))"
+    bit 1 time_stamp_present "Time Stamp Present"
+    bit 2 user_id_present "User ID Present"
+    bit 3 basal_present "Basal Metabolism Present"
+    bit 4 muscle_percentage_present "Muscle Percentage Present"
+    bit 5 muscle_mass_present "Muscle Mass Present"
+    bit 6 fat_free_present "Fat Free Mass Present"
+    bit 7 soft_lean_present "Soft Lean Mass Present"
+    bit 8 water_present "Body Water Mass Present"
+    bit 9 impedance_present "Impedance Present"
+    bit 10 weight_present "Weight Present"
+    bit 11 height_present "Height Present"
+    bit 12 multiple_packet "Multiple Packet Measurement"
+  field body_fat u16 "Body Fat Percentage" unit=% scale=0.1 65535="Measurement Unsuccessful"
+  group time_stamp "Time Stamp" if=time_stamp_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field user_id u8 "User ID" if=user_id_present 255="Unknown User"
+  field basal_metabolism u16 "Basal Metabolism" unit=kJ if=basal_present
+  field muscle_percentage u16 "Muscle Percentage" unit=% scale=0.1 if=muscle_percentage_present
+  field muscle_mass u16 "Muscle Mass - Kilograms" unit=kg scale=0.005 if=muscle_mass_present if=!imperial
+  field muscle_mass u16 "Muscle Mass - Pounds" unit=lb scale=0.01 if=muscle_mass_present if=imperial
+  field fat_free_mass u16 "Fat Free Mass - Kilograms" unit=kg scale=0.005 if=fat_free_present if=!imperial
+  field fat_free_mass u16 "Fat Free Mass - Pounds" unit=lb scale=0.01 if=fat_free_present if=imperial
+  field soft_lean_mass u16 "Soft Lean Mass - Kilograms" unit=kg scale=0.005 if=soft_lean_present if=!imperial
+  field soft_lean_mass u16 "Soft Lean Mass - Pounds" unit=lb scale=0.01 if=soft_lean_present if=imperial
+  field body_water_mass u16 "Body Water Mass - Kilograms" unit=kg scale=0.005 if=water_present if=!imperial
+  field body_water_mass u16 "Body Water Mass - Pounds" unit=lb scale=0.01 if=water_present if=imperial
+  field impedance u16 "Impedance" unit=Ω scale=0.1 if=impedance_present
+  field weight u16 "Weight - Kilograms" unit=kg scale=0.005 if=weight_present if=!imperial
+  field weight u16 "Weight - Pounds" unit=lb scale=0.01 if=weight_present if=imperial
+  field height u16 "Height - Meters" unit=m scale=0.001 if=height_present if=!imperial
+  field height u16 "Height - Inches" unit=in scale=0.1 if=height_present if=imperial
+
+"""#
+    ),
+    (
+      "descriptors/environmental-sensing.dissector",
+      #"""
+# Environmental Sensing and Automation IO descriptors — ESS 1.0, AIOS 1.0, GSS
+
+# Number of Digitals — AIOS 1.0
+descriptor 2909 "Number of Digitals"
+  field count u8 "Number of Digitals"
+
+# Value Trigger Setting — AIOS 1.0 (the operand's type follows the characteristic)
+descriptor 290a "Value Trigger Setting"
+  field condition u8 "Condition" 0=None 1="Analog - Crossed a boundary" 2="Analog - On the boundary"
+    3="Analog - Exceeds a boundary" 4=Bitmask 5="Analog Interval - Inside or outside the boundaries"
+    6="Analog Interval - On the boundaries" 7="No value trigger"
+  field operand bytes "Comparison Value" optional
+
+# Environmental Sensing Configuration — ESS 1.0, 3.1.2.3
+descriptor 290b "Environmental Sensing Configuration"
+  field logic u8 "Trigger Logic Value" 0="Boolean AND" 1="Boolean OR"
+
+# Environmental Sensing Measurement — ESS 1.0, 3.1.2.1
+descriptor 290c "Environmental Sensing Measurement"
+  field flags u16 "Flags" hex
+  field sampling u8 "Sampling Function" 0=Unspecified 1=Instantaneous 2="Arithmetic Mean" 3=RMS 4=Maximum
+    5=Minimum 6=Accumulated 7=Count
+  field period u24 "Measurement Period" unit=s 0="Not in use"
+  field update u24 "Update Interval" unit=s 0="Not in use"
+  field application u8 "Application" 0=Unspecified 1=Air 2=Water 3=Barometric 4=Soil 5=Infrared 6="Map Database"
+    7="Barometric Elevation Source" 8="GPS only Elevation Source" 9="GPS and Map database Elevation Source"
+    10="Vertical datum Elevation Source" 11=Onshore 12="Onboard vessel or vehicle" 13=Front 14=Back/Rear 15=Upper
+    16=Lower 17=Primary 18=Secondary 19=Outdoor 20=Indoor 21=Top 22=Bottom 23=Main 24=Backup 25=Auxiliary
+    26=Supplementary 27=Inside 28=Outside 29=Left 30=Right 31=Internal 32=External 33=Solar
+  field uncertainty u8 "Measurement Uncertainty" unit=% scale=0.5 255="Information not available"
+
+# Environmental Sensing Trigger Setting — ESS 1.0, 3.1.2.2
+descriptor 290d "Environmental Sensing Trigger Setting"
+  field condition u8 "Condition" 0="Trigger inactive" 1="Use a fixed time interval between transmissions"
+    2="No less than the specified time between transmissions" 3="When value changes compared to previous value"
+    4="While less than the specified value" 5="While less than or equal to the specified value"
+    6="While greater than the specified value" 7="While greater than or equal to the specified value"
+    8="While equal to the specified value" 9="While not equal to the specified value"
+  field seconds u24 "Operand" unit=s if=condition==1
+  field seconds u24 "Operand" unit=s if=condition==2
+  field operand bytes "Operand" optional
+
+# Time Trigger Setting — AIOS 1.0 and ESS
+descriptor 290e "Time Trigger Setting"
+  field condition u8 "Condition" 0="No time-based triggering used"
+    1="Indicates or notifies unconditionally after a settable time"
+    2="Not indicated or notified more often than a settable time" 3="Changed more often than"
+  field interval u24 "Time Interval" unit=s if=condition==1
+  field interval u24 "Time Interval" unit=s if=condition==2
+  field count u16 "Count" if=condition==3
+
+"""#
+    ),
+    (
+      "descriptors/gatt.dissector",
+      #"""
+# GATT characteristic descriptors — Core 6.0 Vol 3 Part G 3.3.3, HIDS 1.0, GSS
+
+# Characteristic Extended Properties — Core 6.0 Vol 3 Part G 3.3.3.1
+descriptor 2900 "Characteristic Extended Properties"
+  field properties u16 "Characteristic Extended Properties"
+    bit 0 reliable_write "Reliable Write"
+    bit 1 writable_auxiliaries "Writable Auxiliaries"
+
+# Characteristic User Description — Core 6.0 Vol 3 Part G 3.3.3.2
+descriptor 2901 "Characteristic User Description"
+  field description utf8 "Characteristic User Description"
+
+# Client Characteristic Configuration — Core 6.0 Vol 3 Part G 3.3.3.3
+descriptor 2902 "Client Characteristic Configuration"
+  field configuration u16 "Characteristic Configuration Bits"
+    bit 0 notification "Notification"
+    bit 1 indication "Indication"
+
+# Server Characteristic Configuration — Core 6.0 Vol 3 Part G 3.3.3.4
+descriptor 2903 "Server Characteristic Configuration"
+  field configuration u16 "Characteristic Configuration Bits"
+    bit 0 broadcast "Broadcast"
+
+# Characteristic Presentation Format — Core 6.0 Vol 3 Part G 3.3.3.5; formats from
+# Assigned Numbers 2.4.1, units from Assigned Numbers 3.5
+descriptor 2904 "Characteristic Presentation Format"
+  field format u8 "Format" 1=boolean 2=2bit 3=nibble 4=uint8 5=uint12 6=uint16 7=uint24 8=uint32 9=uint48 10=uint64
+    11=uint128 12=sint8 13=sint12 14=sint16 15=sint24 16=sint32 17=sint48 18=sint64 19=sint128 20=float32
+    21=float64 22=medfloat16 23=medfloat32 24=uint16[2] 25=utf8s 26=utf16s 27=struct 28=medASN1
+  field exponent s8 "Exponent"
+  field unit u16 "Unit" hex
+    0x2700=unitless 0x2701="length (metre)" 0x2702="mass (kilogram)" 0x2703="time (second)"
+    0x2704="electric current (ampere)" 0x2705="thermodynamic temperature (kelvin)" 0x2706="amount of substance (mole)"
+    0x2707="luminous intensity (candela)" 0x2710="area (square metres)" 0x2711="volume (cubic metres)"
+    0x2712="velocity (metres per second)" 0x2713="acceleration (metres per second squared)"
+    0x2714="wavenumber (reciprocal metre)" 0x2715="density (kilogram per cubic metre)"
+    0x2716="surface density (kilogram per square metre)" 0x2717="specific volume (cubic metre per kilogram)"
+    0x2718="current density (ampere per square metre)" 0x2719="magnetic field strength (ampere per metre)"
+    0x271a="amount concentration (mole per cubic metre)" 0x271b="mass concentration (kilogram per cubic metre)"
+    0x271c="luminance (candela per square metre)" 0x271d="refractive index" 0x271e="relative permeability"
+    0x2720="plane angle (radian)" 0x2721="solid angle (steradian)" 0x2722="frequency (hertz)" 0x2723="force (newton)"
+    0x2724="pressure (pascal)" 0x2725="energy (joule)" 0x2726="power (watt)" 0x2727="electric charge (coulomb)"
+    0x2728="electric potential difference (volt)" 0x2729="capacitance (farad)" 0x272a="electric resistance (ohm)"
+    0x272b="electric conductance (siemens)" 0x272c="magnetic flux (weber)" 0x272d="magnetic flux density (tesla)"
+    0x272e="inductance (henry)" 0x272f="Celsius temperature (degree Celsius)" 0x2730="luminous flux (lumen)"
+    0x2731="illuminance (lux)" 0x2732="activity referred to a radionuclide (becquerel)" 0x2733="absorbed dose (gray)"
+    0x2734="dose equivalent (sievert)" 0x2735="catalytic activity (katal)" 0x2740="dynamic viscosity (pascal second)"
+    0x2741="moment of force (newton metre)" 0x2742="surface tension (newton per metre)"
+    0x2743="angular velocity (radian per second)" 0x2744="angular acceleration (radian per second squared)"
+    0x2745="heat flux density (watt per square metre)" 0x2746="heat capacity (joule per kelvin)"
+    0x2747="specific heat capacity (joule per kilogram kelvin)" 0x2748="specific energy (joule per kilogram)"
+    0x2749="thermal conductivity (watt per metre kelvin)" 0x274a="energy density (joule per cubic metre)"
+    0x274b="electric field strength (volt per metre)" 0x274c="electric charge density (coulomb per cubic metre)"
+    0x274d="surface charge density (coulomb per square metre)" 0x274e="electric flux density (coulomb per square metre)"
+    0x274f="permittivity (farad per metre)" 0x2750="permeability (henry per metre)"
+    0x2751="molar energy (joule per mole)" 0x2752="molar entropy (joule per mole kelvin)"
+    0x2753="exposure (coulomb per kilogram)" 0x2754="absorbed dose rate (gray per second)"
+    0x2755="radiant intensity (watt per steradian)" 0x2756="radiance (watt per square metre steradian)"
+    0x2757="catalytic activity concentration (katal per cubic metre)" 0x2760="time (minute)" 0x2761="time (hour)"
+    0x2762="time (day)" 0x2763="plane angle (degree)" 0x2764="plane angle (minute)" 0x2765="plane angle (second)"
+    0x2766="area (hectare)" 0x2767="volume (litre)" 0x2768="mass (tonne)" 0x2780="pressure (bar)"
+    0x2781="pressure (millimetre of mercury)" 0x2782="length (ångström)" 0x2783="length (nautical mile)"
+    0x2784="area (barn)" 0x2785="velocity (knot)" 0x2786="logarithmic radio quantity (neper)"
+    0x2787="logarithmic radio quantity (bel)" 0x27a0="length (yard)" 0x27a1="length (parsec)" 0x27a2="length (inch)"
+    0x27a3="length (foot)" 0x27a4="length (mile)" 0x27a5="pressure (pound-force per square inch)"
+    0x27a6="velocity (kilometre per hour)" 0x27a7="velocity (mile per hour)"
+    0x27a8="angular velocity (revolution per minute)" 0x27a9="energy (gram calorie)"
+    0x27aa="energy (kilogram calorie)" 0x27ab="energy (kilowatt hour)"
+    0x27ac="thermodynamic temperature (degree Fahrenheit)" 0x27ad=percentage 0x27ae="per mille"
+    0x27af="period (beats per minute)" 0x27b0="electric charge (ampere hours)"
+    0x27b1="mass density (milligram per decilitre)" 0x27b2="mass density (millimole per litre)" 0x27b3="time (year)"
+    0x27b4="time (month)" 0x27b5="concentration (count per cubic metre)" 0x27b6="irradiance (watt per square metre)"
+    0x27b7="milliliter (per kilogram per minute)" 0x27b8="mass (pound)" 0x27b9="metabolic equivalent"
+    0x27ba="step (per minute)" 0x27bc="stroke (per minute)" 0x27bd="pace (kilometre per minute)"
+    0x27be="luminous efficacy (lumen per watt)" 0x27bf="luminous energy (lumen hour)"
+    0x27c0="luminous exposure (lux hour)" 0x27c1="mass flow (gram per second)" 0x27c2="volume flow (litre per second)"
+    0x27c3="sound pressure (decibel)" 0x27c4="parts per million" 0x27c5="parts per billion"
+  field namespace u8 "Name Space" 1="Bluetooth SIG Assigned Numbers"
+  field description u16 "Description" hex 0=unknown 1=first 2=second 3=third 4=fourth 5=fifth 6=sixth 7=seventh
+    8=eighth 9=ninth 10=tenth 0x0100=front 0x0101=back 0x0102=top 0x0103=bottom 0x0104=upper 0x0105=lower
+    0x0106=main 0x0107=backup 0x0108=auxiliary 0x0109=supplementary 0x010a=flash 0x010b=inside 0x010c=outside
+    0x010d=left 0x010e=right 0x010f=internal 0x0110=external
+
+# Characteristic Aggregate Format — Core 6.0 Vol 3 Part G 3.3.3.6
+descriptor 2905 "Characteristic Aggregate Format"
+  field handles u16 "Attribute Handle" hex repeat
+
+# Valid Range — GSS 4.x: lower and upper inclusive values in the characteristic's own format
+descriptor 2906 "Valid Range"
+  field range bytes "Lower and Upper Inclusive Values"
+
+# External Report Reference — HIDS 1.0, 3.3.1.1
+descriptor 2907 "External Report Reference"
+  field uuid uuid "External Report Reference"
+
+# Report Reference — HIDS 1.0, 3.3.2
+descriptor 2908 "Report Reference"
+  field id u8 "Report ID"
+  field type u8 "Report Type" 1="Input Report" 2="Output Report" 3="Feature Report"
+
+"""#
+    ),
   ]
 }
