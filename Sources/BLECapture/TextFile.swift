@@ -5,9 +5,13 @@
 /// Small whole files that are not captures: databases for `--import-db`, exported
 /// databases, user dissectors.
 public enum TextFile {
-  /// The file's bytes as UTF-8 text (invalid sequences replaced).
-  public static func read(_ path: String) throws(CaptureError) -> String {
+  /// The file's bytes as UTF-8 text (invalid sequences replaced); a file larger than
+  /// `limit` bytes is refused with `tooLarge` as the reason.
+  public static func read(_ path: String, limit: Int = .max, tooLarge: String = "too large") throws(CaptureError)
+    -> String
+  {
     let file = try MappedFile(path: path)
+    guard file.bytes.count <= limit else { throw CaptureError(.unsupported(tooLarge), path: path) }
     return String(decoding: file.bytes, as: UTF8.self)
   }
 

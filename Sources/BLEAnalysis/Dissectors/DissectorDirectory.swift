@@ -1,3 +1,4 @@
+import BLECapture
 import BLEDissect
 
 #if canImport(Glibc)
@@ -84,22 +85,11 @@ public enum DissectorDirectory {
 
   /// A file's text (invalid UTF-8 becomes U+FFFD, which the parser then reports).
   static func contents(_ path: String) throws(DissectorLoadError) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw .io(path: path, message: errnoText()) }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .io(path: path, message: errnoText())
-      }
-      if count == 0 { break }
-      bytes += chunk[0..<count]
-      guard bytes.count <= 1 << 22 else { throw .io(path: path, message: "larger than 4 MiB; not a dissector file") }
+    do {
+      return try TextFile.read(path, limit: 1 << 22, tooLarge: "larger than 4 MiB; not a dissector file")
+    } catch {
+      throw .file(error)
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   static func errnoText() -> String { String(cString: strerror(errno)) }
@@ -107,14 +97,17 @@ public enum DissectorDirectory {
 
 /// Why users' dissector files could not be loaded.
 public enum DissectorLoadError: Error, CustomStringConvertible {
-  /// A directory or file cannot be read.
+  /// A directory cannot be read.
   case io(path: String, message: String)
+  /// A file cannot be read.
+  case file(CaptureError)
   /// A file does not parse: `FILE:LINE:COL: message`.
   case syntax(DissectorError)
 
   public var description: String {
     switch self {
     case .io(let path, let message): "\(path): \(message)"
+    case .file(let error): error.description
     case .syntax(let error): error.description
     }
   }

@@ -79,6 +79,8 @@ public struct GATTAttribute: Hashable, Sendable {
   public private(set) var serviceName: String?
   public private(set) var characteristicName: String?
   public private(set) var label: String?
+  /// The Dissectors/ format of a value or descriptor that has one with fields.
+  public private(set) var format: DissectorFormat?
 
   init(
     kind: Kind, uuid: BluetoothUUID?, service: BluetoothUUID?, characteristic: BluetoothUUID? = nil,
@@ -98,6 +100,9 @@ public struct GATTAttribute: Hashable, Sendable {
       }
     } else {
       label = characteristicName
+    }
+    if kind == .value || kind == .descriptor, let uuid, let format = names.format(for: uuid), !format.fields.isEmpty {
+      self.format = format
     }
   }
 }
@@ -221,11 +226,6 @@ public struct GATTDatabase: Sendable {
       }
     return GATTAttribute(
       kind: kind, uuid: uuid, service: service?.uuid, characteristic: characteristic.uuid, names: names)
-  }
-
-  /// Finds the characteristic value handle carrying `uuid`, first by handle order.
-  public func valueHandle(of uuid: BluetoothUUID) -> UInt16? {
-    characteristicHandles.lazy.compactMap { self.characteristics[$0] }.first { $0.uuid == uuid }?.value
   }
 
   /// The largest element of the sorted `handles` that is at most `handle`.

@@ -300,9 +300,8 @@ public struct GATTTracker {
       break
     }
     for index in analyzed.assembled.indices {
-      if let uuid = analyzed.assembled[index].attribute?.uuid {
-        analyzed.assembled[index].decoded = library.decode(analyzed.assembled[index].value, uuid: uuid)
-      }
+      let value = analyzed.assembled[index]
+      analyzed.assembled[index].decoded = value.attribute?.format?.decode(value.value)
     }
   }
 
@@ -313,16 +312,14 @@ public struct GATTTracker {
   /// are decoded once assembled; a Read Response that may continue in Read Blobs is
   /// decoded without a complaint about a short value.
   private func decodeValue(_ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ analyzed: inout AnalyzedRecord) {
-    guard let attribute = analyzed.attribute, attribute.kind == .value || attribute.kind == .descriptor,
-      let uuid = attribute.uuid
-    else { return }
+    guard let format = analyzed.attribute?.format else { return }
     let range: ByteRange
     switch att.parameters {
     case .handleValue(_, let value), .signedWrite(_, let value, _): range = value
     case .value(let value) where att.opcode == .readResponse: range = value
     default: return
     }
-    guard let result = library.decode(bytes.copy(range), uuid: uuid) else { return }
+    guard let result = format.decode(bytes.copy(range)) else { return }
     analyzed.value = result
     let maybeLong = att.opcode == .readResponse && range.count >= Int(analyzed.mtu ?? ATTPDU.minimumMTU) - 1
     if let diagnostic = result.diagnostic, !(maybeLong && diagnostic.id == "att.decoded.truncated"),

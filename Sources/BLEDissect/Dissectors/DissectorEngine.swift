@@ -265,3 +265,10 @@ struct DissectorEngine {
     fields.flatMap { [$0.id] + $0.bits.map(\.id) + ids(in: $0.children) }
   }
 }
+
+extension DissectorFormat {
+  /// Decodes a value with this format; nil when the format only names its UUID.
+  public func decode(_ value: [UInt8]) -> DecodeResult? {
+    fields.isEmpty ? nil : DissectorEngine.decode(value, with: self)
+  }
+}

@@ -114,8 +114,7 @@ public struct DissectorLibrary: Sendable {
 
   /// Decodes a characteristic or descriptor value; nil when no format has fields for the UUID.
   public func decode(_ value: [UInt8], uuid: BluetoothUUID) -> DecodeResult? {
-    guard let format = format(for: uuid), !format.fields.isEmpty else { return nil }
-    return DissectorEngine.decode(value, with: format)
+    format(for: uuid)?.decode(value)
   }
 
   /// Every format, built-in and user, by kind then UUID (parses every built-in).
