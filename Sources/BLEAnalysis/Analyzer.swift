@@ -25,4 +25,9 @@ public struct Analyzer {
     gatt.analyze(record, &analyzed, resolver: &resolver)
     return analyzed
   }
+
+  /// Ends the capture: the requests and indications still waiting for an answer.
+  public mutating func finish() -> [UnansweredRequest] {
+    links.finish()
+  }
 }

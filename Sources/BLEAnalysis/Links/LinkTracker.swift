@@ -8,6 +8,10 @@ public struct ConnectionRef: Hashable, Sendable {
   public var id: Int
   public var adapter: UInt16?
   public var handle: UInt16
+  /// How many connections completed on this adapter and handle so far, this one
+  /// included (controllers reuse a handle at once); 0 for a connection that was up
+  /// before the capture started.
+  public var generation: Int
   public var peer: DeviceAddress?
   /// Peer_Address_Type as the controller reported it.
   public var peerType: UInt8?
@@ -32,12 +36,49 @@ public struct ATTExchange: Hashable, Sendable {
   public var requestOffset: UInt16?
 }
 
+/// A request or indication that got no answer: the record that settles it says why.
+public struct UnansweredRequest: Hashable, Sendable {
+  public enum Reason: Hashable, Sendable {
+    /// No answer within the ATT transaction timeout (30 s).
+    case timeout
+    /// The link went down first.
+    case disconnected
+    /// Another request went out on the same bearer and direction first.
+    case superseded
+    /// The capture ended first.
+    case endOfCapture
+  }
+
+  public var conn: ConnectionRef
+  public var frame: Int
+  public var opcode: UInt8
+  public var handle: UInt16?
+  /// When the request was sent, µs since the Unix epoch.
+  public var timestamp: Int64
+  public var reason: Reason
+}
+
+/// The answer a request or indication got: set on the request by `ResponseLookahead`.
+public struct ATTAnswer: Hashable, Sendable {
+  public var frame: Int
+  public var opcode: UInt8
+  public var latencyMicroseconds: Int64
+}
+
 /// A record with what was learned from the records before it.
 public struct AnalyzedRecord: Sendable {
   public var decoded: DecodedRecord
   public var conn: ConnectionRef?
   /// For a response, Error Response or confirmation: the request it answers.
   public var exchange: ATTExchange?
+  /// For a request or indication: it waits for an answer (a later record carries its
+  /// `exchange`, or lists it in `unanswered`).
+  public var awaitsAnswer = false
+  /// For a request or indication, once a later record answered it (filled in by
+  /// `ResponseLookahead`, which holds records back until then).
+  public var answer: ATTAnswer?
+  /// Requests and indications this record ends without an answer.
+  public var unanswered: [UnansweredRequest] = []
   /// The ATT_MTU in force on the PDU's bearer, when known.
   public var mtu: UInt16?
   /// For a Pairing Response: the method the two feature sets select.
@@ -89,6 +130,10 @@ public struct LinkTracker {
     var type: BluetoothUUID?
     var value: [UInt8] = []
     var offset: UInt16?
+
+    func unanswered(_ conn: ConnectionRef, _ reason: UnansweredRequest.Reason) -> UnansweredRequest {
+      UnansweredRequest(conn: conn, frame: frame, opcode: opcode, handle: handle, timestamp: timestamp, reason: reason)
+    }
   }
 
   struct Link {
@@ -102,8 +147,14 @@ public struct LinkTracker {
 
   private var links: [LinkKey: Link] = [:]
   private var nextID = 1
+  private var generations: [LinkKey: Int] = [:]
+  /// The earliest time an outstanding request times out.
+  private var nextDeadline = Int64.max
 
   public init() {}
+
+  /// The ATT transaction timeout (Core 6.0, Vol 3, Part F, 3.3.3).
+  public static let transactionTimeoutMicroseconds: Int64 = 30_000_000
 
   /// The default ATT_MTU of an LE link (Core 6.0, Vol 3, Part F, 3.2.8).
   static let defaultLEMTU: UInt16 = 23
@@ -111,11 +162,12 @@ public struct LinkTracker {
   public mutating func analyze(_ record: Record, _ decoded: DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
     guard let hci = decoded.hci else { return analyzed }
+    if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
     if let acl = decoded.acl {
       let key = LinkKey(adapter: record.adapter, handle: acl.handle)
       if links[key] == nil {
         // Up before the capture started: its peer and MTU are unknown.
-        links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, isLE: true))
+        links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, generation: 0, isLE: true))
       }
       analyzed.conn = links[key]?.ref
       if decoded.att != nil { trackATT(record, key, &analyzed) }
@@ -126,9 +178,42 @@ public struct LinkTracker {
     return analyzed
   }
 
-  private mutating func newRef(adapter: UInt16?, handle: UInt16, isLE: Bool) -> ConnectionRef {
+  private mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
     defer { nextID += 1 }
-    return ConnectionRef(id: nextID, adapter: adapter, handle: handle, isLE: isLE)
+    return ConnectionRef(id: nextID, adapter: adapter, handle: handle, generation: generation, isLE: isLE)
+  }
+
+  /// Ends the capture: the requests still waiting get no answer.
+  public mutating func finish() -> [UnansweredRequest] {
+    var unanswered: [UnansweredRequest] = []
+    for key in links.keys { settleAll(key, .endOfCapture, into: &unanswered) }
+    return unanswered.sorted { $0.frame < $1.frame }
+  }
+
+  /// Every request of a link waits no more.
+  private mutating func settleAll(_ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]) {
+    guard let link = links[key], !link.outstanding.isEmpty else { return }
+    for request in link.outstanding.values.sorted(by: { $0.frame < $1.frame }) {
+      list.append(request.unanswered(link.ref, reason))
+    }
+    links[key]?.outstanding = [:]
+  }
+
+  /// Requests older than the transaction timeout at `time` time out.
+  private mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
+    nextDeadline = .max
+    for key in links.keys {
+      guard let link = links[key], !link.outstanding.isEmpty else { continue }
+      for (bearer, request) in link.outstanding.sorted(by: { $0.value.frame < $1.value.frame }) {
+        let deadline = request.timestamp + Self.transactionTimeoutMicroseconds
+        if deadline <= time {
+          analyzed.unanswered.append(request.unanswered(link.ref, .timeout))
+          links[key]?.outstanding[bearer] = nil
+        } else {
+          nextDeadline = min(nextDeadline, deadline)
+        }
+      }
+    }
   }
 
   // MARK: - Connections
@@ -154,7 +239,10 @@ public struct LinkTracker {
     let completes = hci.event == 0x03 || (hci.event == 0x3E && Self.leConnectionComplete.contains(hci.subevent ?? 0))
     if completes {
       guard status == 0 else { return }
-      var ref = newRef(adapter: record.adapter, handle: handle, isLE: hci.event == 0x3E)
+      // A handle completes again without a Disconnection Complete in between.
+      settleAll(key, .disconnected, into: &analyzed.unanswered)
+      generations[key, default: 0] += 1
+      var ref = newRef(adapter: record.adapter, handle: handle, generation: generations[key]!, isLE: hci.event == 0x3E)
       if let peer = fields.lookup(ref.isLE ? "Peer_Address" : "BD_ADDR")?.value,
         case .address(let address) = peer
       {
@@ -171,6 +259,7 @@ public struct LinkTracker {
     analyzed.conn = links[key]?.ref
     if hci.event == 0x05, status == 0 {
       analyzed.endedConnection = links[key]?.ref
+      settleAll(key, .disconnected, into: &analyzed.unanswered)
       links[key] = nil
     }
   }
@@ -204,7 +293,12 @@ public struct LinkTracker {
       case .readBlob(_, let offset), .prepareWrite(_, let offset, _): outstanding.offset = offset
       default: break
       }
+      if let earlier = link.outstanding[bearer] {
+        analyzed.unanswered.append(earlier.unanswered(link.ref, .superseded))
+      }
       link.outstanding[bearer] = outstanding
+      analyzed.awaitsAnswer = true
+      nextDeadline = min(nextDeadline, time + Self.transactionTimeoutMicroseconds)
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
     case .response, .confirmation, .error:
       let bearer = Bearer(
