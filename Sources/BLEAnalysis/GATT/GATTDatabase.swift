@@ -72,6 +72,10 @@ public struct GATTAttribute: Hashable, Sendable {
   public var uuid: BluetoothUUID?
   public var service: BluetoothUUID?
   public var characteristic: BluetoothUUID?
+  /// The handle of the service's declaration, and the characteristic's value handle:
+  /// which service and characteristic these are when a server has two of one UUID.
+  public var serviceHandle: UInt16?
+  public var valueHandle: UInt16?
   /// The texts output and filters use, made once per handle: the UUID (`2a37`), the
   /// service's and characteristic's names (else their UUIDs), and a label for the
   /// handle (`Client Characteristic Configuration of Heart Rate Measurement`).
@@ -83,16 +87,18 @@ public struct GATTAttribute: Hashable, Sendable {
   public private(set) var format: DissectorFormat?
 
   init(
-    kind: Kind, uuid: BluetoothUUID?, service: BluetoothUUID?, characteristic: BluetoothUUID? = nil,
+    kind: Kind, uuid: BluetoothUUID?, service: GATTService?, characteristic: GATTCharacteristic? = nil,
     names: DissectorLibrary
   ) {
     self.kind = kind
     self.uuid = uuid
-    self.service = service
-    self.characteristic = characteristic
+    self.service = service?.uuid
+    self.characteristic = characteristic?.uuid
+    serviceHandle = service?.start
+    valueHandle = characteristic?.value
     uuidText = uuid?.normalized.description
-    serviceName = service.map(names.displayName(of:))
-    characteristicName = characteristic.map(names.displayName(of:))
+    serviceName = self.service.map(names.displayName(of:))
+    characteristicName = self.characteristic.map(names.displayName(of:))
     if let uuid {
       label = names.displayName(of: uuid)
       if kind == .descriptor || kind == .characteristic, let characteristicName {
@@ -206,17 +212,17 @@ public struct GATTDatabase: Sendable {
     let service = service(containing: handle)
     if let service, service.start == handle {
       return GATTAttribute(
-        kind: .service, uuid: BluetoothUUID(uuid16: service.primary ? 0x2800 : 0x2801), service: service.uuid,
+        kind: .service, uuid: BluetoothUUID(uuid16: service.primary ? 0x2800 : 0x2801), service: service,
         names: names)
     }
     if includes[handle] != nil {
-      return GATTAttribute(kind: .include, uuid: BluetoothUUID(uuid16: 0x2802), service: service?.uuid, names: names)
+      return GATTAttribute(kind: .include, uuid: BluetoothUUID(uuid16: 0x2802), service: service, names: names)
     }
     guard let characteristic = characteristic(containing: handle) else {
       if let uuid = descriptors[handle] {
-        return GATTAttribute(kind: .descriptor, uuid: uuid, service: service?.uuid, names: names)
+        return GATTAttribute(kind: .descriptor, uuid: uuid, service: service, names: names)
       }
-      return service.map { GATTAttribute(kind: .descriptor, uuid: nil, service: $0.uuid, names: names) }
+      return service.map { GATTAttribute(kind: .descriptor, uuid: nil, service: $0, names: names) }
     }
     let (kind, uuid): (GATTAttribute.Kind, BluetoothUUID?) =
       switch handle {
@@ -225,7 +231,7 @@ public struct GATTDatabase: Sendable {
       default: (.descriptor, descriptors[handle])
       }
     return GATTAttribute(
-      kind: kind, uuid: uuid, service: service?.uuid, characteristic: characteristic.uuid, names: names)
+      kind: kind, uuid: uuid, service: service, characteristic: characteristic, names: names)
   }
 
   /// The largest element of the sorted `handles` that is at most `handle`.

@@ -20,14 +20,20 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable {
   /// Opcode Command Field.
   public var ocf: UInt16 { rawValue & 0x03FF }
 
+  /// Create Connection
+  public static let createConnection = Self(rawValue: 0x0405)
   /// Disconnect
   public static let disconnect = Self(rawValue: 0x0406)
+  /// Create Connection Cancel
+  public static let createConnectionCancel = Self(rawValue: 0x0408)
   /// Reset
   public static let reset = Self(rawValue: 0x0C03)
   /// LE Create Connection
   public static let leCreateConnection = Self(rawValue: 0x200D)
   /// LE Create Connection Cancel
   public static let leCreateConnectionCancel = Self(rawValue: 0x200E)
+  /// LE Enable Encryption
+  public static let leEnableEncryption = Self(rawValue: 0x2019)
   /// LE Extended Create Connection [v1]
   public static let leExtendedCreateConnectionV1 = Self(rawValue: 0x2043)
   /// LE Extended Create Connection [v2]

@@ -24,7 +24,8 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable {
   public var name: String { Self.table[self] ?? "unknown_0x" + hex(rawValue) }
 }
 
-func hex(_ value: some FixedWidthInteger) -> String {
+/// Lower-case hex with every digit of the type's width (`0x` not included).
+public func hex(_ value: some FixedWidthInteger) -> String {
   let digits = String(value, radix: 16)
   let width = value.bitWidth / 4
   return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -1,0 +1,314 @@
+import BLECapture
+import BLEDissect
+
+/// A record's place in the capture: its frame number and time (Unix µs).
+public struct FrameTime: Hashable, Sendable, Comparable {
+  public var frame: Int
+  public var timestamp: Int64
+
+  public init(frame: Int, timestamp: Int64) {
+    self.frame = frame
+    self.timestamp = timestamp
+  }
+
+  init(_ record: Record) {
+    self.init(frame: record.frame, timestamp: record.timestamp.unixMicroseconds)
+  }
+
+  /// Microseconds from `self` to `later`.
+  public func microseconds(to later: FrameTime) -> Int64 { later.timestamp - timestamp }
+
+  public static func < (a: Self, b: Self) -> Bool { a.frame < b.frame }
+}
+
+/// Connection_Interval: units of 1.25 ms (Core 6.0, Vol 4, Part E, 7.7.65.1).
+public struct ConnectionInterval: Hashable, Sendable {
+  public var units: UInt16
+  public var microseconds: Int64 { Int64(units) * 1250 }
+  public var milliseconds: Double { Double(units) * 1.25 }
+}
+
+/// Supervision_Timeout: units of 10 ms.
+public struct SupervisionTimeout: Hashable, Sendable {
+  public var units: UInt16
+  public var milliseconds: Int { Int(units) * 10 }
+}
+
+/// The parameters a connection runs with, from its completion or an update.
+public struct ConnectionParameters: Hashable, Sendable {
+  public var interval: ConnectionInterval
+  /// Peripheral_Latency, in connection events.
+  public var latency: UInt16
+  public var supervisionTimeout: SupervisionTimeout
+}
+
+/// An LE (Extended) Create Connection or Create Connection command and what became of it.
+public struct ConnectionAttempt: Sendable {
+  public enum Outcome: String, Sendable {
+    /// A connection completed.
+    case connected
+    /// The host cancelled it (Create Connection Cancel) before a connection completed.
+    case cancelled
+    /// The command or the completion reported an error.
+    case failed
+    /// The controller gave up waiting for the peer (Page Timeout, Connection Failed
+    /// to be Established, Connection Timeout).
+    case timedOut = "timed_out"
+    /// Still waiting when the capture ended.
+    case pending
+  }
+
+  public var adapter: UInt16?
+  /// The command's name as the spec writes it.
+  public var command: String
+  public var create: FrameTime
+  /// The address asked for; nil when the Filter Accept List decides.
+  public var peer: DeviceAddress?
+  public var peerType: UInt8?
+  public var cancel: FrameTime?
+  /// The Connection Complete, or the Command Status that refused the command.
+  public var result: FrameTime?
+  public var status: UInt8?
+  public var outcome: Outcome = .pending
+  /// The connection it made.
+  public var connection: Int?
+
+  /// From the command to its result.
+  public var latencyMicroseconds: Int64? { result.map { create.microseconds(to: $0) } }
+  var isLE: Bool
+}
+
+/// An LE Data Length Change.
+public struct DataLengthChange: Hashable, Sendable {
+  public var at: FrameTime
+  public var maxTXOctets: UInt16
+  public var maxTXTime: UInt16
+  public var maxRXOctets: UInt16
+  public var maxRXTime: UInt16
+}
+
+/// An LE PHY Update Complete: 1 (LE 1M), 2 (LE 2M), 3 (LE Coded).
+public struct PHYChange: Hashable, Sendable {
+  public var at: FrameTime
+  public var tx: UInt8
+  public var rx: UInt8
+
+  public static func name(_ phy: UInt8) -> String {
+    switch phy {
+    case 1: "1M"
+    case 2: "2M"
+    case 3: "Coded"
+    default: "0x" + hex(phy)
+    }
+  }
+}
+
+/// An LE Connection Update Complete, or a request for one (L2CAP Connection
+/// Parameter Update Request, LE Remote Connection Parameter Request).
+public struct ParameterUpdate: Hashable, Sendable {
+  public var at: FrameTime
+  /// The parameters now in force; nil for a request or a failed update.
+  public var parameters: ConnectionParameters?
+  public var status: UInt8
+  /// What happened: `LE Connection Update Complete`, `L2CAP Connection Parameter Update Request`…
+  public var what: String
+}
+
+/// The ATT MTU exchange on the fixed ATT channel.
+public struct MTUExchange: Hashable, Sendable {
+  public var request: FrameTime
+  public var response: FrameTime?
+  public var clientMTU: UInt16
+  public var serverMTU: UInt16?
+  /// The ATT_MTU both sides use from then on.
+  public var mtu: UInt16? { serverMTU.map { max(23, min(clientMTU, $0)) } }
+}
+
+/// An Encryption Change (or Key Refresh), with the command or request that started it.
+public struct EncryptionChange: Hashable, Sendable {
+  /// LE Enable Encryption (central) or LE Long Term Key Request (peripheral).
+  public var start: FrameTime?
+  public var change: FrameTime
+  public var status: UInt8
+  public var enabled: Bool
+  public var isKeyRefresh: Bool
+}
+
+/// SMP pairing, from its first PDU to the encryption it brought, or its failure.
+public struct Pairing: Hashable, Sendable {
+  public var start: FrameTime
+  /// Pairing Request from the central's host: this host when it sent it.
+  public var localInitiated: Bool
+  public var method: SMPPairingMethod?
+  public var bonding: Bool
+  /// The Encryption Change that followed.
+  public var encrypted: FrameTime?
+  /// Pairing Failed: its reason.
+  public var failed: (at: FrameTime, reason: UInt8)?
+  public var latencyMicroseconds: Int64? { encrypted.map { start.microseconds(to: $0) } }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.start == b.start && a.method == b.method && a.encrypted == b.encrypted && a.failed?.at == b.failed?.at
+  }
+  public func hash(into hasher: inout Hasher) { hasher.combine(start) }
+}
+
+/// The first run of GATT discovery procedures on a connection.
+public struct Discovery: Hashable, Sendable {
+  public var start: FrameTime
+  /// The answer to the last discovery request of the run.
+  public var end: FrameTime
+  /// Discovery requests in the run.
+  public var requests: Int
+  /// Whether this host ran it (the client), or the peer.
+  public var byLocal: Bool
+  public var durationMicroseconds: Int64 { start.microseconds(to: end) }
+}
+
+/// A Client Characteristic Configuration write.
+public struct Subscription: Hashable, Sendable {
+  public var at: FrameTime
+  /// The descriptor's handle and the characteristic's value handle.
+  public var handle: UInt16
+  public var valueHandle: UInt16?
+  public var characteristic: BluetoothUUID?
+  public var characteristicName: String?
+  /// 0x0001 notifications, 0x0002 indications, 0 off.
+  public var value: UInt16
+  /// Set when the write was a Write Request and its answer came: ok or the error.
+  public var outcome: Transaction.Outcome?
+
+  public var valueName: String {
+    switch value {
+    case 0: "off"
+    case 1: "notify"
+    case 2: "indicate"
+    case 3: "notify+indicate"
+    default: "0x" + hex(value)
+    }
+  }
+}
+
+/// Who ended a connection.
+public enum DisconnectInitiator: String, Sendable {
+  /// This host (an HCI Disconnect it sent, or reason Connection Terminated By Local Host).
+  case local
+  /// The peer.
+  case remote
+  /// Neither: the link was lost (Connection Timeout, LL Response Timeout, Connection
+  /// Failed to be Established).
+  case linkLoss = "link_loss"
+
+  /// Reasons that mean the link was lost, not closed.
+  static let linkLossReasons: Set<UInt8> = [0x08, 0x22, 0x28, 0x3E]
+
+  static func of(reason: UInt8, localCommand: Bool) -> Self {
+    if localCommand { return .local }
+    if linkLossReasons.contains(reason) { return .linkLoss }
+    return reason == HCIStatusCode.connectionTerminatedByLocalHost.rawValue ? .local : .remote
+  }
+}
+
+/// How a connection ended.
+public struct Disconnect: Hashable, Sendable {
+  /// The HCI Disconnect this host sent, and the reason it gave.
+  public var command: FrameTime?
+  public var commandReason: UInt8?
+  public var complete: FrameTime
+  public var reason: UInt8
+  public var initiator: DisconnectInitiator
+  public var reasonName: String { HCIStatusCode(rawValue: reason).name }
+}
+
+/// An ATT request (or indication) and its answer.
+public struct Transaction: Sendable {
+  public enum Outcome: String, Sendable {
+    case ok
+    /// An Error Response.
+    case error
+    /// No answer within 30 s.
+    case timeout
+    /// No answer before the link went down, another request replaced it, or the capture ended.
+    case unanswered
+  }
+
+  public var conn: Int
+  /// The request's (or indication's) opcode.
+  public var opcode: UInt8
+  public var handle: UInt16?
+  public var request: FrameTime
+  public var response: FrameTime?
+  public var responseOpcode: UInt8?
+  /// The Error Response's Error Code.
+  public var errorCode: UInt8?
+  public var outcome: Outcome
+  /// Whether this host sent the request (it is the client).
+  public var byLocal: Bool
+  /// The attribute the request is about, when the GATT database knows it.
+  public var characteristic: BluetoothUUID?
+  public var valueHandle: UInt16?
+  public var latencyMicroseconds: Int64? { response.map { request.microseconds(to: $0) } }
+}
+
+/// A write answered by a notification or indication.
+public struct WriteNotifyPair: Sendable {
+  public var conn: Int
+  public var write: FrameTime
+  public var writeOpcode: UInt8
+  public var writeHandle: UInt16
+  public var writeCharacteristic: BluetoothUUID?
+  public var notify: FrameTime
+  public var notifyOpcode: UInt8
+  public var notifyHandle: UInt16
+  public var notifyCharacteristic: BluetoothUUID?
+  /// Whether a `--pair` rule made it, rather than the same-service rule.
+  public var byRule: Bool
+  public var rttMicroseconds: Int64 { write.microseconds(to: notify) }
+}
+
+/// A connection's story: how it came up, what ran over it, how it ended.
+public struct ConnectionTimeline: Sendable {
+  public var ref: ConnectionRef
+  /// The Create Connection that led to it (central role).
+  public var attempt: ConnectionAttempt?
+  /// The (LE Enhanced) Connection Complete; nil when the link was up before the capture.
+  public var complete: FrameTime?
+  public var parameters: ConnectionParameters?
+  public var updates: [ParameterUpdate] = []
+  public var remoteFeatures: FrameTime?
+  public var remoteVersion: (at: FrameTime, version: UInt8, company: UInt16)?
+  public var dataLength: [DataLengthChange] = []
+  public var phy: [PHYChange] = []
+  public var mtu: MTUExchange?
+  public var encryption: [EncryptionChange] = []
+  public var pairing: [Pairing] = []
+  public var discovery: Discovery?
+  public var subscriptions: [Subscription] = []
+  public var disconnect: Disconnect?
+  /// From this connection's end to the next connection with the same peer.
+  public var reconnectGapMicroseconds: Int64?
+  /// The connection that came next with the same peer.
+  public var reconnectedAs: Int?
+  public var transactions: [Transaction] = []
+  public var pairs: [WriteNotifyPair] = []
+  /// ATT PDUs per opcode, both ways.
+  public var attCounts: [UInt8: Int] = [:]
+  public var first: FrameTime
+  public var last: FrameTime
+
+  public var connectLatencyMicroseconds: Int64? {
+    guard let attempt, let complete else { return nil }
+    return attempt.create.microseconds(to: complete)
+  }
+}
+
+/// Every connection, attempt, transaction and pair of a capture.
+public struct Timeline: Sendable {
+  public var connections: [ConnectionTimeline] = []
+  public var attempts: [ConnectionAttempt] = []
+
+  public init() {}
+
+  public var transactions: [Transaction] { connections.flatMap(\.transactions) }
+  public var pairs: [WriteNotifyPair] { connections.flatMap(\.pairs) }
+}
