@@ -248,6 +248,12 @@ public struct Transaction: Sendable {
   public var characteristic: BluetoothUUID?
   public var valueHandle: UInt16?
   public var latencyMicroseconds: Int64? { response.map { request.microseconds(to: $0) } }
+
+  /// An Attribute Not Found that ends a search (discovery, Read By Type): how a server
+  /// says there is no more, not a failure.
+  public var endsSearch: Bool {
+    errorCode == ATTErrorCode.attributeNotFound.rawValue && [0x04, 0x06, 0x08, 0x10].contains(opcode)
+  }
 }
 
 /// A write answered by a notification or indication.
@@ -273,8 +279,13 @@ public struct ConnectionTimeline: Sendable {
   public var attempt: ConnectionAttempt?
   /// The (LE Enhanced) Connection Complete; nil when the link was up before the capture.
   public var complete: FrameTime?
+  /// The parameters the connection started with.
   public var parameters: ConnectionParameters?
   public var updates: [ParameterUpdate] = []
+  /// The parameters in force at the end: the last successful update's, or the first.
+  public var currentParameters: ConnectionParameters? {
+    updates.last(where: { $0.parameters != nil })?.parameters ?? parameters
+  }
   public var remoteFeatures: FrameTime?
   public var remoteVersion: (at: FrameTime, version: UInt8, company: UInt16)?
   public var dataLength: [DataLengthChange] = []
@@ -304,11 +315,14 @@ public struct ConnectionTimeline: Sendable {
 
 /// Every connection, attempt, transaction and pair of a capture.
 public struct Timeline: Sendable {
+  /// The first record's time: where relative times start.
+  public var start: Int64?
   public var connections: [ConnectionTimeline] = []
   public var attempts: [ConnectionAttempt] = []
 
   public init() {}
 
-  public var transactions: [Transaction] { connections.flatMap(\.transactions) }
-  public var pairs: [WriteNotifyPair] { connections.flatMap(\.pairs) }
+  /// Every connection's transactions, in request order.
+  public var transactions: [Transaction] { connections.flatMap(\.transactions).sorted { $0.request < $1.request } }
+  public var pairs: [WriteNotifyPair] { connections.flatMap(\.pairs).sorted { $0.write < $1.write } }
 }

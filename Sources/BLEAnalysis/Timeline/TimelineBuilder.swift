@@ -45,6 +45,7 @@ public struct TimelineBuilder {
   }
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
+    if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
     guard let hci = analyzed.decoded.hci else { return }
     for request in analyzed.unanswered { settle(request) }
     let at = FrameTime(record)
@@ -178,7 +179,6 @@ public struct TimelineBuilder {
       timeline.connections[i].updates.append(
         ParameterUpdate(
           at: at, parameters: status == 0 ? parameters() : nil, status: status, what: "LE Connection Update Complete"))
-      if status == 0, let new = parameters() { timeline.connections[i].parameters = new }
     case (0x3E, 0x04):
       guard status == 0, let i = connection(analyzed.conn, at) else { return }
       timeline.connections[i].remoteFeatures = at

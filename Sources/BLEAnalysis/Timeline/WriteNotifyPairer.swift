@@ -53,7 +53,7 @@ public struct PairRule: Hashable, Sendable {
 /// Finds the notification or indication that answers each write on one connection:
 /// the first one, within the window, on another characteristic of the written
 /// characteristic's service, or the one a `--pair` rule names. A later write to the
-/// same handle replaces an unanswered one.
+/// same handle (or, without a rule, the same service) replaces an unanswered one.
 struct WriteNotifyPairer {
   struct PendingWrite {
     var at: FrameTime
@@ -75,7 +75,10 @@ struct WriteNotifyPairer {
     let answers = rules.filter { $0.write.matches(handle, attribute) }.map(\.notify)
     // Without a rule, only a write whose service is known can be paired.
     guard !answers.isEmpty || attribute?.serviceHandle != nil else { return }
-    writes.removeAll { $0.handle == handle }
+    // A write replaces the one to the same handle, and (without a rule) the one to the
+    // same service, that is still waiting.
+    let service = answers.isEmpty ? attribute?.serviceHandle : nil
+    writes.removeAll { $0.handle == handle || (service != nil && $0.answers.isEmpty && $0.attribute?.serviceHandle == service) }
     writes.append(
       PendingWrite(
         at: at, opcode: opcode, handle: handle, direction: direction, attribute: attribute, answers: answers))

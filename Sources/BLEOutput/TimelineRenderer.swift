@@ -1,0 +1,651 @@
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+
+/// Renders `timeline`: each connection's story.
+///
+/// - text: per connection, its events with times from the capture's start, then a
+///   summary; attempts that made no connection on their own lines; `-v` lists every
+///   ATT transaction too;
+/// - json: `{"schema_version":1,"connections":[…],"connection_attempts":[…],
+///   "transactions":[…],"pairs":[…]}` (DESIGN.md's data contract);
+/// - ndjson: one object per line, each with `type`: `connection`, `attempt`,
+///   `transaction` or `pair`.
+public struct TimelineRenderer {
+  let format: RenderFormat
+  let verbose: Bool
+  let multipleFiles: Bool
+  private var json = TimelineJSON()
+
+  public init(format: RenderFormat, verbose: Bool, multipleFiles: Bool) {
+    self.format = format
+    self.verbose = verbose
+    self.multipleFiles = multipleFiles
+  }
+
+  public mutating func render(path: String, _ timeline: Timeline, into out: inout OutputBuffer) {
+    let file = multipleFiles ? path : nil
+    switch format {
+    case .text:
+      if let file {
+        out.append("# ")
+        out.append(file)
+        out.append("\n")
+      }
+      TimelineText.append(timeline, verbose: verbose, into: &out)
+    case .json:
+      json.collect(timeline, file: file)
+    case .ndjson:
+      TimelineJSON.appendLines(timeline, file: file, into: &out)
+    }
+  }
+
+  public func finish(into out: inout OutputBuffer) {
+    if format == .json { json.appendDocument(into: &out) }
+  }
+}
+
+/// The story items of a connection, in frame order: what text prints and JSON's `events`.
+public struct TimelineEvent: Sendable {
+  public var at: FrameTime
+  /// A stable machine name: `connected`, `mtu`, `encryption`, `disconnected`…
+  public var type: String
+  public var text: String
+}
+
+extension ConnectionTimeline {
+  /// Every event of the connection worth telling, in order. `transactions` adds every
+  /// ATT transaction; otherwise only those that failed appear.
+  public func events(transactions all: Bool = false) -> [TimelineEvent] {
+    var events: [TimelineEvent] = []
+    func add(_ at: FrameTime, _ type: String, _ text: String) {
+      events.append(TimelineEvent(at: at, type: type, text: text))
+    }
+    if let attempt {
+      add(attempt.create, "create_connection", attempt.command + (attempt.peer.map { " to \($0)" } ?? ""))
+    }
+    if let complete {
+      var text = "connected"
+      if let latency = connectLatencyMicroseconds { text += " in " + Milliseconds.text(latency) }
+      if let parameters { text += ": " + parameters.text }
+      add(complete, "connected", text)
+    }
+    if let remoteFeatures { add(remoteFeatures, "remote_features", "remote features read") }
+    if let remoteVersion {
+      add(
+        remoteVersion.at, "remote_version",
+        "remote version 0x\(hex(remoteVersion.version)), company \(AssignedNumbers.company(remoteVersion.company) ?? "0x" + hex(remoteVersion.company))"
+      )
+    }
+    for change in dataLength {
+      add(change.at, "data_length", "data length: tx \(change.maxTXOctets) octets, rx \(change.maxRXOctets) octets")
+    }
+    for change in phy {
+      add(change.at, "phy", "PHY: tx \(PHYChange.name(change.tx)), rx \(PHYChange.name(change.rx))")
+    }
+    for update in updates {
+      var text = update.what
+      if let parameters = update.parameters { text += ": " + parameters.text }
+      if update.status != 0 { text += " failed: " + HCIStatusCode(rawValue: update.status).name }
+      add(update.at, "parameters", text)
+    }
+    if let mtu {
+      var text = "MTU exchange: client \(mtu.clientMTU)"
+      if let server = mtu.serverMTU, let effective = mtu.mtu { text += ", server \(server) → ATT_MTU \(effective)" }
+      add(mtu.response ?? mtu.request, "mtu", text)
+    }
+    for pairing in pairing {
+      var text = "pairing" + (pairing.method.map { " (\($0.name))" } ?? "")
+      text += pairing.localInitiated ? " requested by this host" : " requested by the peer"
+      if pairing.bonding { text += ", bonding" }
+      add(pairing.start, "pairing", text)
+      if let failed = pairing.failed {
+        add(failed.at, "pairing_failed", "pairing failed: " + SMPPairingFailedReason(rawValue: failed.reason).name)
+      }
+    }
+    for change in encryption {
+      var text = change.isKeyRefresh ? "encryption key refreshed" : change.enabled ? "encrypted" : "encryption off"
+      if change.status != 0 { text = "encryption failed: " + HCIStatusCode(rawValue: change.status).name }
+      if let start = change.start { text += " in " + Milliseconds.text(start.microseconds(to: change.change)) }
+      if let pairing = pairing.last(where: { $0.encrypted == change.change }), let latency = pairing.latencyMicroseconds {
+        text += ", pairing took " + Milliseconds.text(latency)
+      } else if change.enabled, !change.isKeyRefresh, !pairing.contains(where: { $0.encrypted != nil }) {
+        text += " with a stored key"
+      }
+      add(change.change, "encryption", text)
+    }
+    if let discovery {
+      let by = discovery.byLocal ? "by this host" : "by the peer"
+      add(discovery.start, "discovery_start", "GATT discovery started \(by)")
+      add(
+        discovery.end, "discovery_end",
+        "GATT discovery done: \(discovery.requests) requests in " + Milliseconds.text(discovery.durationMicroseconds))
+    }
+    for subscription in subscriptions {
+      var text = "subscribe \(subscription.valueName) on " + (subscription.characteristicName ?? "handle")
+      text += " (CCCD 0x" + hex(subscription.handle) + ")"
+      if let outcome = subscription.outcome, outcome != .ok { text += ": " + outcome.rawValue }
+      add(subscription.at, "subscription", text)
+    }
+    for transaction in self.transactions where all || (transaction.outcome != .ok && !transaction.endsSearch) {
+      add(transaction.request, "transaction", transaction.text)
+    }
+    for pair in pairs {
+      add(
+        pair.write, "pair",
+        "\(ATTOpcode(rawValue: pair.writeOpcode).name) 0x\(hex(pair.writeHandle)) answered by "
+          + "\(ATTOpcode(rawValue: pair.notifyOpcode).name) 0x\(hex(pair.notifyHandle)) (#\(pair.notify.frame)) in "
+          + Milliseconds.text(pair.rttMicroseconds))
+    }
+    if let disconnect {
+      if let command = disconnect.command {
+        add(
+          command, "disconnect_command",
+          "Disconnect sent: " + HCIStatusCode(rawValue: disconnect.commandReason ?? 0).name)
+      }
+      let by: String =
+        switch disconnect.initiator {
+        case .local: "by this host"
+        case .remote: "by the peer"
+        case .linkLoss: "link lost"
+        }
+      add(disconnect.complete, "disconnected", "disconnected: \(disconnect.reasonName) (0x\(hex(disconnect.reason))), \(by)")
+    }
+    events.sort { $0.at.frame < $1.at.frame }
+    return events
+  }
+}
+
+extension ConnectionParameters {
+  /// `interval 30 ms, latency 0, supervision timeout 720 ms`.
+  var text: String {
+    "interval " + Milliseconds.decimal(interval.microseconds) + " ms, latency \(latency), supervision timeout "
+      + "\(supervisionTimeout.milliseconds) ms"
+  }
+}
+
+extension Transaction {
+  /// `Read Request 0x0038 → Error Response (Read Not Permitted) in 30.0 ms`.
+  var text: String {
+    var text = ATTOpcode(rawValue: opcode).name
+    if let handle { text += " 0x" + hex(handle) }
+    switch outcome {
+    case .ok, .error:
+      if let responseOpcode { text += " → " + ATTOpcode(rawValue: responseOpcode).name }
+      if let errorCode { text += " (" + ATTErrorCode(rawValue: errorCode).name + ")" }
+      if let latency = latencyMicroseconds { text += " in " + Milliseconds.text(latency) }
+    case .timeout: text += " → no answer within 30 s"
+    case .unanswered: text += " → no answer"
+    }
+    return text
+  }
+}
+
+/// Durations in milliseconds to the microsecond.
+enum Milliseconds {
+  /// `20.489`, `30`, `4002.829`.
+  static func decimal(_ microseconds: Int64) -> String {
+    let sign = microseconds < 0 ? "-" : ""
+    let magnitude = microseconds.magnitude
+    var text = sign + String(magnitude / 1000)
+    var fraction = magnitude % 1000
+    guard fraction != 0 else { return text }
+    var digits = 3
+    while fraction % 10 == 0 {
+      fraction /= 10
+      digits -= 1
+    }
+    let digitsText = String(fraction)
+    text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+    return text
+  }
+
+  /// `20.489 ms`, or seconds from 10 s on: `4.003 s`.
+  static func text(_ microseconds: Int64) -> String {
+    if microseconds.magnitude >= 10_000_000 { return decimal(microseconds / 1000) + " s" }
+    return decimal(microseconds) + " ms"
+  }
+}
+
+// MARK: - Text
+
+enum TimelineText {
+  static func append(_ timeline: Timeline, verbose: Bool, into out: inout OutputBuffer) {
+    let start = timeline.start ?? 0
+    // Connections and the attempts that made none, in the order they began.
+    var items: [(frame: Int, connection: ConnectionTimeline?, attempt: ConnectionAttempt?)] =
+      timeline.connections.map { ($0.attempt?.create.frame ?? $0.first.frame, $0, nil) }
+    items += timeline.attempts.filter { $0.connection == nil }.map { ($0.create.frame, nil, $0) }
+    items.sort { $0.frame < $1.frame }
+    if items.isEmpty { out.append("no connections in the capture\n") }
+    for item in items {
+      if let connection = item.connection {
+        appendConnection(connection, start: start, verbose: verbose, into: &out)
+      } else if let attempt = item.attempt {
+        appendAttempt(attempt, start: start, into: &out)
+      }
+    }
+  }
+
+  static func appendConnection(_ c: ConnectionTimeline, start: Int64, verbose: Bool, into out: inout OutputBuffer) {
+    out.append("Connection #")
+    out.appendDecimal(c.ref.id)
+    out.append("  handle 0x")
+    out.appendHexDigits(UInt64(c.ref.handle), width: 4)
+    if let role = c.ref.role { out.append(role == 0 ? "  central" : "  peripheral") }
+    if let peer = c.ref.peer {
+      out.append(c.ref.role == 1 ? " ← " : " → ")
+      out.append(peer.description)
+      if let type = c.ref.peerType { out.append(" (" + AdvertisingAddressType(rawValue: type).name + ")") }
+    }
+    if c.complete == nil { out.append("  (up before the capture started)") }
+    out.append("\n")
+    for event in c.events(transactions: verbose) {
+      out.append("  ")
+      let mark = out.count
+      out.append("+")
+      out.append(Seconds.text(event.at.timestamp - start))
+      out.padRight(from: mark, width: 13)
+      out.append(" #")
+      let frameMark = out.count
+      out.appendDecimal(event.at.frame)
+      out.padRight(from: frameMark, width: 7)
+      out.append(" ")
+      out.append(event.text)
+      out.append("\n")
+    }
+    if c.disconnect == nil { out.append("  still connected when the capture ended\n") }
+    if let gap = c.reconnectGapMicroseconds, let next = c.reconnectedAs {
+      out.append("  reconnected as #\(next) " + Milliseconds.text(gap) + " later\n")
+    }
+    out.append("  ")
+    out.append(summary(c))
+    out.append("\n\n")
+  }
+
+  static func appendAttempt(_ attempt: ConnectionAttempt, start: Int64, into out: inout OutputBuffer) {
+    out.append("Attempt  ")
+    out.append(attempt.command)
+    if let peer = attempt.peer { out.append(" to " + peer.description) }
+    out.append(" at +" + Seconds.text(attempt.create.timestamp - start))
+    out.append(" (#\(attempt.create.frame)): " + attempt.outcome.rawValue.replacing("_", with: " "))
+    if let result = attempt.result, let latency = attempt.latencyMicroseconds {
+      out.append(" after " + Milliseconds.text(latency) + " (#\(result.frame)")
+      if let status = attempt.status, status != 0 {
+        out.append(", status 0x" + hex(status) + " " + HCIStatusCode(rawValue: status).name)
+      }
+      out.append(")")
+    }
+    if let cancel = attempt.cancel { out.append("; cancel sent at #\(cancel.frame)") }
+    out.append("\n\n")
+  }
+
+  /// `80 ATT transactions (69 ok, 11 error), median 30 ms, max 60 ms; 32 notifications; 5 write→notify pairs`.
+  static func summary(_ c: ConnectionTimeline) -> String {
+    let transactions = c.transactions.filter { $0.opcode != ATTOpcode.handleValueIndication.rawValue }
+    var outcomes: [String] = []
+    for outcome in [Transaction.Outcome.ok, .error, .timeout, .unanswered] {
+      let count = transactions.count { $0.outcome == outcome }
+      if count > 0 { outcomes.append("\(count) \(outcome.rawValue)") }
+    }
+    var text = "\(transactions.count) ATT requests"
+    if !outcomes.isEmpty { text += " (" + outcomes.joined(separator: ", ") + ")" }
+    let latencies = transactions.compactMap(\.latencyMicroseconds).sorted()
+    if !latencies.isEmpty {
+      text += ", median " + Milliseconds.text(latencies[(latencies.count - 1) / 2]) + ", max "
+        + Milliseconds.text(latencies.last!)
+    }
+    let notifications = c.attCounts[ATTOpcode.handleValueNotification.rawValue] ?? 0
+    let indications = c.attCounts[ATTOpcode.handleValueIndication.rawValue] ?? 0
+    text += "; \(notifications) notifications, \(indications) indications; \(c.pairs.count) write→notify pairs"
+    return text
+  }
+}
+
+/// Seconds to the microsecond: `3.624707`, `-0.000500`.
+enum Seconds {
+  static func text(_ microseconds: Int64) -> String {
+    let magnitude = microseconds.magnitude
+    let fraction = String(magnitude % 1_000_000)
+    return (microseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
+      + String(repeating: "0", count: 6 - fraction.count) + fraction
+  }
+}
+
+// MARK: - JSON
+
+/// Writes the keys of one JSON object, with the commas between them.
+struct JSONKeys {
+  private var count = 0
+
+  mutating func key(_ name: StaticString, into out: inout OutputBuffer) {
+    out.append(count == 0 ? "\"" : ",\"")
+    out.append(name)
+    out.append("\":")
+    count += 1
+  }
+
+  mutating func integer(_ name: StaticString, _ value: (some BinaryInteger)?, into out: inout OutputBuffer) {
+    key(name, into: &out)
+    if let value { out.appendDecimal(Int(value)) } else { out.append("null") }
+  }
+
+  mutating func milliseconds(_ name: StaticString, _ microseconds: Int64?, into out: inout OutputBuffer) {
+    key(name, into: &out)
+    if let microseconds { out.appendMeasure(Double(microseconds) / 1000) } else { out.append("null") }
+  }
+
+  mutating func string(_ name: StaticString, _ value: String?, into out: inout OutputBuffer) {
+    key(name, into: &out)
+    if let value { out.appendJSONString(value) } else { out.append("null") }
+  }
+
+  mutating func bool(_ name: StaticString, _ value: Bool, into out: inout OutputBuffer) {
+    key(name, into: &out)
+    out.append(value ? "true" : "false")
+  }
+
+  mutating func uuid(_ name: StaticString, _ value: BluetoothUUID?, into out: inout OutputBuffer) {
+    string(name, value.map { $0.normalized.description }, into: &out)
+  }
+}
+
+struct TimelineJSON {
+  private var timelines: [(Timeline, String?)] = []
+
+  mutating func collect(_ timeline: Timeline, file: String?) {
+    timelines.append((timeline, file))
+  }
+
+  func appendDocument(into out: inout OutputBuffer) {
+    out.append("{\"schema_version\":")
+    out.appendDecimal(schemaVersion)
+    out.append(",\"connections\":[")
+    var first = true
+    func comma(_ out: inout OutputBuffer) {
+      if !first { out.append(",") }
+      first = false
+    }
+    for (timeline, file) in timelines {
+      for connection in timeline.connections {
+        comma(&out)
+        Self.appendConnection(connection, file: file, start: timeline.start ?? 0, into: &out)
+      }
+    }
+    out.append("],\"connection_attempts\":[")
+    first = true
+    for (timeline, file) in timelines {
+      for attempt in timeline.attempts {
+        comma(&out)
+        Self.appendAttempt(attempt, file: file, into: &out)
+      }
+    }
+    out.append("],\"transactions\":[")
+    first = true
+    for (timeline, file) in timelines {
+      for transaction in timeline.transactions {
+        comma(&out)
+        Self.appendTransaction(transaction, file: file, into: &out)
+      }
+    }
+    out.append("],\"pairs\":[")
+    first = true
+    for (timeline, file) in timelines {
+      for pair in timeline.pairs {
+        comma(&out)
+        Self.appendPair(pair, file: file, into: &out)
+      }
+    }
+    out.append("]}\n")
+  }
+
+  static func appendLines(_ timeline: Timeline, file: String?, into out: inout OutputBuffer) {
+    var items: [(frame: Int, connection: ConnectionTimeline?, attempt: ConnectionAttempt?)] =
+      timeline.connections.map { ($0.attempt?.create.frame ?? $0.first.frame, $0, nil) }
+    items += timeline.attempts.map { ($0.create.frame, nil, $0) }
+    items.sort { $0.frame < $1.frame }
+    for item in items {
+      if let connection = item.connection {
+        appendConnection(connection, file: file, start: timeline.start ?? 0, type: true, into: &out)
+      } else if let attempt = item.attempt {
+        appendAttempt(attempt, file: file, type: true, into: &out)
+      }
+      out.append("\n")
+    }
+    for transaction in timeline.transactions {
+      appendTransaction(transaction, file: file, type: true, into: &out)
+      out.append("\n")
+    }
+    for pair in timeline.pairs {
+      appendPair(pair, file: file, type: true, into: &out)
+      out.append("\n")
+    }
+  }
+
+  private static func begin(_ type: StaticString, _ file: String?, _ tagged: Bool, into out: inout OutputBuffer)
+    -> JSONKeys
+  {
+    var keys = JSONKeys()
+    out.append("{")
+    if tagged { keys.string("type", "\(type)", into: &out) }
+    if let file { keys.string("file", file, into: &out) }
+    return keys
+  }
+
+  static func appendConnection(
+    _ c: ConnectionTimeline, file: String?, start: Int64, type: Bool = false, into out: inout OutputBuffer
+  ) {
+    var k = begin("connection", file, type, into: &out)
+    k.integer("id", c.ref.id, into: &out)
+    k.integer("adapter", c.ref.adapter, into: &out)
+    k.integer("handle", c.ref.handle, into: &out)
+    k.integer("generation", c.ref.generation, into: &out)
+    k.string("role", c.ref.role.map { $0 == 0 ? "central" : "peripheral" }, into: &out)
+    k.key("peer", into: &out)
+    if let peer = c.ref.peer {
+      var p = JSONKeys()
+      out.append("{")
+      p.string("address", peer.description, into: &out)
+      p.string("type", c.ref.peerType.map { AdvertisingAddressType(rawValue: $0).name }, into: &out)
+      out.append("}")
+    } else {
+      out.append("null")
+    }
+    k.integer("create_frame", c.attempt?.create.frame, into: &out)
+    k.integer("complete_frame", c.complete?.frame, into: &out)
+    k.milliseconds("connect_latency_ms", c.connectLatencyMicroseconds, into: &out)
+    k.integer("status", c.complete.map { _ in 0 }, into: &out)
+    k.string("outcome", c.complete == nil ? "up_before_capture" : "connected", into: &out)
+    k.milliseconds("interval_ms", c.parameters?.interval.microseconds, into: &out)
+    k.integer("latency", c.parameters?.latency, into: &out)
+    k.integer("supervision_timeout_ms", c.parameters?.supervisionTimeout.milliseconds, into: &out)
+    k.integer("mtu", c.mtu?.mtu, into: &out)
+    k.key("updates", into: &out)
+    appendArray(c.updates, into: &out) { update, out in
+      var u = JSONKeys()
+      u.integer("frame", update.at.frame, into: &out)
+      u.string("what", update.what, into: &out)
+      u.integer("status", update.status, into: &out)
+      u.milliseconds("interval_ms", update.parameters?.interval.microseconds, into: &out)
+      u.integer("latency", update.parameters?.latency, into: &out)
+      u.integer("supervision_timeout_ms", update.parameters?.supervisionTimeout.milliseconds, into: &out)
+    }
+    k.key("data_length", into: &out)
+    appendOptional(c.dataLength.last, into: &out) { change, out in
+      var d = JSONKeys()
+      d.integer("frame", change.at.frame, into: &out)
+      d.integer("max_tx_octets", change.maxTXOctets, into: &out)
+      d.integer("max_tx_time_us", change.maxTXTime, into: &out)
+      d.integer("max_rx_octets", change.maxRXOctets, into: &out)
+      d.integer("max_rx_time_us", change.maxRXTime, into: &out)
+    }
+    k.key("phy", into: &out)
+    appendOptional(c.phy.last, into: &out) { change, out in
+      var p = JSONKeys()
+      p.integer("frame", change.at.frame, into: &out)
+      p.string("tx", PHYChange.name(change.tx), into: &out)
+      p.string("rx", PHYChange.name(change.rx), into: &out)
+    }
+    appendEncryption(c, into: &out, &k)
+    k.key("discovery", into: &out)
+    appendOptional(c.discovery, into: &out) { discovery, out in
+      var d = JSONKeys()
+      d.integer("start_frame", discovery.start.frame, into: &out)
+      d.integer("end_frame", discovery.end.frame, into: &out)
+      d.milliseconds("duration_ms", discovery.durationMicroseconds, into: &out)
+      d.integer("requests", discovery.requests, into: &out)
+      d.string("by", discovery.byLocal ? "local" : "remote", into: &out)
+    }
+    k.key("subscriptions", into: &out)
+    appendArray(c.subscriptions, into: &out) { subscription, out in
+      var s = JSONKeys()
+      s.integer("frame", subscription.at.frame, into: &out)
+      s.integer("handle", subscription.handle, into: &out)
+      s.integer("value_handle", subscription.valueHandle, into: &out)
+      s.uuid("characteristic", subscription.characteristic, into: &out)
+      s.string("name", subscription.characteristicName, into: &out)
+      s.string("value", subscription.valueName, into: &out)
+      s.string("outcome", subscription.outcome?.rawValue, into: &out)
+    }
+    k.key("disconnect", into: &out)
+    appendOptional(c.disconnect, into: &out) { disconnect, out in
+      var d = JSONKeys()
+      d.integer("frame", disconnect.complete.frame, into: &out)
+      d.integer("reason", disconnect.reason, into: &out)
+      d.string("reason_name", disconnect.reasonName, into: &out)
+      d.string("initiator", disconnect.initiator.rawValue, into: &out)
+      d.integer("command_frame", disconnect.command?.frame, into: &out)
+      d.integer("command_reason", disconnect.commandReason, into: &out)
+    }
+    k.milliseconds("reconnect_gap_ms", c.reconnectGapMicroseconds, into: &out)
+    k.integer("reconnected_as", c.reconnectedAs, into: &out)
+    k.integer("first_frame", c.first.frame, into: &out)
+    k.integer("last_frame", c.last.frame, into: &out)
+    k.integer("att_pdus", c.attCounts.values.reduce(0, +), into: &out)
+    k.integer("transaction_count", c.transactions.count, into: &out)
+    k.integer("pair_count", c.pairs.count, into: &out)
+    k.key("events", into: &out)
+    appendArray(c.events(), into: &out) { event, out in
+      var e = JSONKeys()
+      e.integer("frame", event.at.frame, into: &out)
+      e.key("ts", into: &out)
+      JSONRecord.appendSeconds(event.at.timestamp, into: &out)
+      e.string("type", event.type, into: &out)
+      e.string("text", event.text, into: &out)
+    }
+    out.append("}")
+  }
+
+  private static func appendEncryption(_ c: ConnectionTimeline, into out: inout OutputBuffer, _ k: inout JSONKeys) {
+    k.key("encryption", into: &out)
+    let first = c.encryption.first { $0.enabled && !$0.isKeyRefresh }
+    guard first != nil || !c.encryption.isEmpty || !c.pairing.isEmpty else { return out.append("null") }
+    var e = JSONKeys()
+    out.append("{")
+    e.bool("enabled", c.encryption.last(where: { !$0.isKeyRefresh && $0.status == 0 })?.enabled ?? false, into: &out)
+    e.integer("frame", first?.change.frame, into: &out)
+    e.integer("start_frame", first?.start?.frame, into: &out)
+    e.milliseconds("latency_ms", first.flatMap { f in f.start.map { $0.microseconds(to: f.change) } }, into: &out)
+    let pairing = c.pairing.last
+    e.string("method", pairing?.method?.name ?? (first != nil && pairing == nil ? "stored key" : nil), into: &out)
+    e.milliseconds("pairing_latency_ms", pairing?.latencyMicroseconds, into: &out)
+    e.key("changes", into: &out)
+    appendArray(c.encryption, into: &out) { change, out in
+      var x = JSONKeys()
+      x.integer("frame", change.change.frame, into: &out)
+      x.integer("start_frame", change.start?.frame, into: &out)
+      x.integer("status", change.status, into: &out)
+      x.bool("enabled", change.enabled, into: &out)
+      x.bool("key_refresh", change.isKeyRefresh, into: &out)
+    }
+    e.key("pairing", into: &out)
+    appendArray(c.pairing, into: &out) { pairing, out in
+      var p = JSONKeys()
+      p.integer("frame", pairing.start.frame, into: &out)
+      p.string("method", pairing.method?.name, into: &out)
+      p.bool("bonding", pairing.bonding, into: &out)
+      p.string("initiator", pairing.localInitiated ? "local" : "remote", into: &out)
+      p.integer("encrypted_frame", pairing.encrypted?.frame, into: &out)
+      p.milliseconds("latency_ms", pairing.latencyMicroseconds, into: &out)
+      p.integer("failed_frame", pairing.failed?.at.frame, into: &out)
+      p.string("failed_reason", pairing.failed.map { SMPPairingFailedReason(rawValue: $0.reason).name }, into: &out)
+    }
+    out.append("}")
+  }
+
+  static func appendAttempt(
+    _ attempt: ConnectionAttempt, file: String?, type: Bool = false, into out: inout OutputBuffer
+  ) {
+    var k = begin("attempt", file, type, into: &out)
+    k.integer("adapter", attempt.adapter, into: &out)
+    k.string("command", attempt.command, into: &out)
+    k.integer("create_frame", attempt.create.frame, into: &out)
+    k.string("peer", attempt.peer?.description, into: &out)
+    k.string("peer_type", attempt.peerType.map { AdvertisingAddressType(rawValue: $0).name }, into: &out)
+    k.integer("cancel_frame", attempt.cancel?.frame, into: &out)
+    k.integer("result_frame", attempt.result?.frame, into: &out)
+    k.integer("status", attempt.status, into: &out)
+    k.string("status_name", attempt.status.map { HCIStatusCode(rawValue: $0).name }, into: &out)
+    k.string("outcome", attempt.outcome.rawValue, into: &out)
+    k.milliseconds("latency_ms", attempt.latencyMicroseconds, into: &out)
+    k.integer("conn", attempt.connection, into: &out)
+    out.append("}")
+  }
+
+  static func appendTransaction(
+    _ transaction: Transaction, file: String?, type: Bool = false, into out: inout OutputBuffer
+  ) {
+    var k = begin("transaction", file, type, into: &out)
+    k.integer("conn", transaction.conn, into: &out)
+    k.integer("opcode", transaction.opcode, into: &out)
+    k.string("name", ATTOpcode(rawValue: transaction.opcode).name, into: &out)
+    k.integer("handle", transaction.handle, into: &out)
+    k.uuid("characteristic", transaction.characteristic, into: &out)
+    k.integer("request_frame", transaction.request.frame, into: &out)
+    k.integer("response_frame", transaction.response?.frame, into: &out)
+    k.integer("response_opcode", transaction.responseOpcode, into: &out)
+    k.milliseconds("latency_ms", transaction.latencyMicroseconds, into: &out)
+    k.string("outcome", transaction.outcome.rawValue, into: &out)
+    k.integer("error", transaction.errorCode, into: &out)
+    k.string("error_name", transaction.errorCode.map { ATTErrorCode(rawValue: $0).name }, into: &out)
+    k.string("client", transaction.byLocal ? "local" : "remote", into: &out)
+    out.append("}")
+  }
+
+  static func appendPair(_ pair: WriteNotifyPair, file: String?, type: Bool = false, into out: inout OutputBuffer) {
+    var k = begin("pair", file, type, into: &out)
+    k.integer("conn", pair.conn, into: &out)
+    k.integer("write_frame", pair.write.frame, into: &out)
+    k.integer("write_opcode", pair.writeOpcode, into: &out)
+    k.integer("write_handle", pair.writeHandle, into: &out)
+    k.uuid("write_characteristic", pair.writeCharacteristic, into: &out)
+    k.integer("notify_frame", pair.notify.frame, into: &out)
+    k.integer("notify_opcode", pair.notifyOpcode, into: &out)
+    k.integer("notify_handle", pair.notifyHandle, into: &out)
+    k.uuid("notify_characteristic", pair.notifyCharacteristic, into: &out)
+    k.milliseconds("rtt_ms", pair.rttMicroseconds, into: &out)
+    k.string("rule", pair.byRule ? "pair" : "service", into: &out)
+    out.append("}")
+  }
+
+  private static func appendArray<T>(
+    _ items: [T], into out: inout OutputBuffer, _ body: (T, inout OutputBuffer) -> Void
+  ) {
+    out.append("[")
+    for (i, item) in items.enumerated() {
+      out.append(i == 0 ? "{" : ",{")
+      body(item, &out)
+      out.append("}")
+    }
+    out.append("]")
+  }
+
+  private static func appendOptional<T>(
+    _ item: T?, into out: inout OutputBuffer, _ body: (T, inout OutputBuffer) -> Void
+  ) {
+    guard let item else { return out.append("null") }
+    out.append("{")
+    body(item, &out)
+    out.append("}")
+  }
+}

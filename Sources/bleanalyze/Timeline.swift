@@ -1,0 +1,54 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEOutput
+
+struct TimelineCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "timeline",
+    abstract: "Each connection's story: connect latency, setup, security, discovery, writes and notifications, disconnect.",
+    discussion: """
+      A connection is keyed by adapter, handle and a generation that counts the \
+      connections completed on that handle. For each: the Create Connection that led to it \
+      and the connect latency; parameters and their updates, data length, PHY; the ATT MTU \
+      exchange; pairing (SMP method) and encryption with their latencies; the GATT \
+      discovery run and its duration; CCCD subscriptions; ATT requests that failed, timed out \
+      (30 s) or got no answer; write→notify pairs; the disconnect reason and who caused it \
+      (this host, the peer, or link loss), and the gap until the same peer reconnected. \
+      Attempts that made no connection (cancelled, failed, timed out) are listed too.
+
+      A write (request or command) is answered by the first notification or indication, \
+      within --pair-window, on another characteristic of the written characteristic's \
+      service; --pair names other pairs explicitly.
+
+      text: the story with times from the capture's start (-v adds every ATT transaction). \
+      json: {"schema_version":1,"connections":[…],"connection_attempts":[…],"transactions":[…],\
+      "pairs":[…]}. ndjson: one connection, attempt, transaction or pair per line, with "type".
+      """
+  )
+
+  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
+  var files: [String]
+
+  @Option(help: "Output format: text, json or ndjson.")
+  var format: RenderFormat = .text
+
+  @Flag(name: .shortAndLong, help: "List every ATT transaction in the text story.")
+  var verbose = false
+
+  @OptionGroup var analysis: TimelineOptions
+
+  mutating func run() throws {
+    let context = try analysis.context()
+    var out = OutputBuffer()
+    var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
+    var inputs = CaptureInputs(files)
+    try inputs.forEach(into: &out) { path, source, out in
+      renderer.render(path: path, context.timeline(of: source, label: path), into: &out)
+      guard out.flush() else { throw ExitCode.success }
+    }
+    renderer.finish(into: &out)
+    out.flush(force: true)
+    try inputs.exitIfFailed()
+  }
+}
