@@ -13,6 +13,7 @@ enum Schemas {
   /// The document of `show --format json`.
   static let document = folder.appending(path: "show.schema.json")
   static let gatt = folder.appending(path: "gatt.schema.json")
+  static let timeline = folder.appending(path: "timeline.schema.json")
   /// `bleanalyze dissectors` in every format.
   static let dissectors = folder.appending(path: "dissectors.schema.json")
 
@@ -151,6 +152,37 @@ struct SchemaTests {
         ? output.text.trimmingCharacters(in: .newlines)
         : lines(output.text).map { #"{"peers":["# + $0 + "]}" }.joined(separator: "\n")
       let result = Schemas.validate(Data((documents + "\n").utf8), against: Schemas.gatt)
+      #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
+    }
+  }
+
+  @Test("timeline --format json and ndjson validate", arguments: ["json", "ndjson"])
+  func timelineValidates(format: String) throws {
+    var files = ["Samples/hr-sensor.btsnoop"]
+    if sharedAvailable {
+      files += syntheticCaptures().filter { !$0.hasPrefix("scale") }.map {
+        Paths.captures.appending(path: "synthetic/\($0)").path
+      }
+    }
+    for file in files {
+      let output = runRaw(["timeline", "--format", format, file])
+      #expect(output.status == 0, "\(file): \(output.stderr)")
+      #expect(output.text.contains("\"complete_frame\":"), "\(file): expected a connection")
+      var document = output.text.trimmingCharacters(in: .newlines)
+      if format == "ndjson" {
+        // Lines go back into the document's arrays by their type.
+        var arrays: [String: [String]] = ["connection": [], "attempt": [], "transaction": [], "pair": []]
+        for line in lines(output.text) {
+          let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+          arrays[object["type"] as? String ?? "", default: []].append(line)
+        }
+        document =
+          #"{"schema_version":1,"connections":["# + arrays["connection"]!.joined(separator: ",")
+          + #"],"connection_attempts":["# + arrays["attempt"]!.joined(separator: ",") + #"],"transactions":["#
+          + arrays["transaction"]!.joined(separator: ",") + #"],"pairs":["# + arrays["pair"]!.joined(separator: ",")
+          + "]}"
+      }
+      let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.timeline)
       #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
     }
   }
