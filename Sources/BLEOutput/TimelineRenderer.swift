@@ -107,7 +107,8 @@ extension ConnectionTimeline {
       var text = change.isKeyRefresh ? "encryption key refreshed" : change.enabled ? "encrypted" : "encryption off"
       if change.status != 0 { text = "encryption failed: " + HCIStatusCode(rawValue: change.status).name }
       if let start = change.start { text += " in " + Milliseconds.text(start.microseconds(to: change.change)) }
-      if let pairing = pairing.last(where: { $0.encrypted == change.change }), let latency = pairing.latencyMicroseconds {
+      if let pairing = pairing.last(where: { $0.encrypted == change.change }), let latency = pairing.latencyMicroseconds
+      {
         text += ", pairing took " + Milliseconds.text(latency)
       } else if change.enabled, !change.isKeyRefresh, !pairing.contains(where: { $0.encrypted != nil }) {
         text += " with a stored key"
@@ -149,7 +150,9 @@ extension ConnectionTimeline {
         case .remote: "by the peer"
         case .linkLoss: "link lost"
         }
-      add(disconnect.complete, "disconnected", "disconnected: \(disconnect.reasonName) (0x\(hex(disconnect.reason))), \(by)")
+      add(
+        disconnect.complete, "disconnected",
+        "disconnected: \(disconnect.reasonName) (0x\(hex(disconnect.reason))), \(by)")
     }
     events.sort { $0.at.frame < $1.at.frame }
     return events
@@ -292,7 +295,8 @@ enum TimelineText {
     if !outcomes.isEmpty { text += " (" + outcomes.joined(separator: ", ") + ")" }
     let latencies = transactions.compactMap(\.latencyMicroseconds).sorted()
     if !latencies.isEmpty {
-      text += ", median " + Milliseconds.text(latencies[(latencies.count - 1) / 2]) + ", max "
+      text +=
+        ", median " + Milliseconds.text(latencies[(latencies.count - 1) / 2]) + ", max "
         + Milliseconds.text(latencies.last!)
     }
     let notifications = c.attCounts[ATTOpcode.handleValueNotification.rawValue] ?? 0

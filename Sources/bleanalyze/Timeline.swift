@@ -6,7 +6,8 @@ import BLEOutput
 struct TimelineCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "timeline",
-    abstract: "Each connection's story: connect latency, setup, security, discovery, writes and notifications, disconnect.",
+    abstract:
+      "Each connection's story: connect latency, setup, security, discovery, writes and notifications, disconnect.",
     discussion: """
       A connection is keyed by adapter, handle and a generation that counts the \
       connections completed on that handle. For each: the Create Connection that led to it \

@@ -43,7 +43,8 @@ struct TimelineTruthTests {
     for truth in truthConnections {
       let completeFrame = try #require(Self.frame(truth["connection_complete"]))
       let ours = try #require(
-        capture.connections.first { $0["complete_frame"] as? Int == completeFrame }, "no connection at #\(completeFrame)")
+        capture.connections.first { $0["complete_frame"] as? Int == completeFrame },
+        "no connection at #\(completeFrame)")
       let label = "\(name) connection completed at #\(completeFrame)"
       #expect(ours["handle"] as? Int == truth["handle"] as? Int, "\(label)")
       #expect(ours["role"] as? String == truth["role"] as? String, "\(label)")
@@ -136,7 +137,9 @@ struct TimelineTruthTests {
 
   /// The writes the generator's peripheral answers with notifications or indications
   /// (tools/bumble-gen/README.md, scenario ios-central steps 9 and 10).
-  static let answeredWrites: Set<String> = ["start stream", "NUS AT+VER?", "NUS AT+BAT?", "NUS AT+ID?", "status request"]
+  static let answeredWrites: Set<String> = [
+    "start stream", "NUS AT+VER?", "NUS AT+BAT?", "NUS AT+ID?", "status request",
+  ]
 
   @Test(
     "write→notify pairs are found for the writes the peripheral answered",

@@ -78,7 +78,9 @@ struct WriteNotifyPairer {
     // A write replaces the one to the same handle, and (without a rule) the one to the
     // same service, that is still waiting.
     let service = answers.isEmpty ? attribute?.serviceHandle : nil
-    writes.removeAll { $0.handle == handle || (service != nil && $0.answers.isEmpty && $0.attribute?.serviceHandle == service) }
+    writes.removeAll {
+      $0.handle == handle || (service != nil && $0.answers.isEmpty && $0.attribute?.serviceHandle == service)
+    }
     writes.append(
       PendingWrite(
         at: at, opcode: opcode, handle: handle, direction: direction, attribute: attribute, answers: answers))
