@@ -291,7 +291,8 @@ enum TimelineText {
       let count = transactions.count { $0.outcome == outcome }
       if count > 0 { outcomes.append("\(count) \(outcome.rawValue)") }
     }
-    var text = "\(transactions.count) ATT requests"
+    func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    var text = count(transactions.count, "ATT request")
     if !outcomes.isEmpty { text += " (" + outcomes.joined(separator: ", ") + ")" }
     let latencies = transactions.compactMap(\.latencyMicroseconds).sorted()
     if !latencies.isEmpty {
@@ -301,7 +302,8 @@ enum TimelineText {
     }
     let notifications = c.attCounts[ATTOpcode.handleValueNotification.rawValue] ?? 0
     let indications = c.attCounts[ATTOpcode.handleValueIndication.rawValue] ?? 0
-    text += "; \(notifications) notifications, \(indications) indications; \(c.pairs.count) write→notify pairs"
+    text += "; " + count(notifications, "notification") + ", " + count(indications, "indication") + "; "
+      + count(c.pairs.count, "write→notify pair")
     return text
   }
 }
