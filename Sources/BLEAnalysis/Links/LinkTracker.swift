@@ -116,10 +116,13 @@ public struct LinkTracker {
     var handle: UInt16
   }
 
+  /// Where one request (or, apart from it, one indication) may wait for its answer:
+  /// a client's request and a server's indication going the same way are independent.
   struct Bearer: Hashable {
     var cid: UInt16
     /// The direction of the request or indication waiting for its answer.
     var direction: Direction?
+    var isIndication: Bool
   }
 
   struct Outstanding {
@@ -284,7 +287,9 @@ public struct LinkTracker {
     }
     switch att.opcode.kind {
     case .request, .indication:
-      let bearer = Bearer(cid: l2cap.cid, direction: record.direction)
+      var isIndication = false
+      if case .indication = att.opcode.kind { isIndication = true }
+      let bearer = Bearer(cid: l2cap.cid, direction: record.direction, isIndication: isIndication)
       var outstanding = Outstanding(
         frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
       switch att.parameters {
@@ -304,7 +309,8 @@ public struct LinkTracker {
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
     case .response, .confirmation, .error:
       let bearer = Bearer(
-        cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent })
+        cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent },
+        isIndication: att.opcode.kind == .confirmation)
       guard let request = link.outstanding[bearer] else { return }
       let answered: UInt8? =
         switch att.opcode.kind {
