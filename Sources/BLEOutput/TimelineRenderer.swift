@@ -302,7 +302,8 @@ enum TimelineText {
     }
     let notifications = c.attCounts[ATTOpcode.handleValueNotification.rawValue] ?? 0
     let indications = c.attCounts[ATTOpcode.handleValueIndication.rawValue] ?? 0
-    text += "; " + count(notifications, "notification") + ", " + count(indications, "indication") + "; "
+    text +=
+      "; " + count(notifications, "notification") + ", " + count(indications, "indication") + "; "
       + count(c.pairs.count, "write→notify pair")
     return text
   }
