@@ -127,6 +127,19 @@ func buildTimeline(_ packets: [Packet], rules: [PairRule] = []) -> Timeline {
     #expect(timeline.connections.first?.disconnect?.initiator == .remote)
   }
 
+  @Test func requestAndIndicationTheSameWayWaitApart() throws {
+    let timeline = buildTimeline([
+      Self.create, Self.complete(at: 10),
+      .att("08 1500 1800 0328", sent: true, at: 100),  // this host's Read By Type Request
+      .att("1d 0300 0100ffff", sent: true, at: 103),  // this host's Service Changed indication
+      .att("09 07 1600 02 1700 372a", sent: false, at: 125),  // the peer's Read By Type Response
+      .att("1e", sent: false, at: 130),  // the peer's confirmation
+    ])
+    let transactions = try #require(timeline.connections.first?.transactions)
+    #expect(transactions.map(\.outcome) == [.ok, .ok])
+    #expect(transactions.map(\.response?.frame) == [5, 6])
+  }
+
   /// A vendor service 0x0001–0x0007: 0x0003 ff02 (write), 0x0005 ff01 (notify), 0x0006 its CCCD,
   /// then 0x0008–0x000a: 0x000a 2a19 (notify), discovered by this host.
   static let discovery: [Packet] = [
