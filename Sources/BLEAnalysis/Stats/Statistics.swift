@@ -80,7 +80,7 @@ public struct CharacteristicKey: Hashable, Sendable, Comparable {
 /// What happened to one characteristic's value.
 public struct CharacteristicStats: Sendable {
   public var key: CharacteristicKey
-  /// The characteristic's and its service's names (else their UUIDs).
+  /// The characteristic's and its service's names; nil for a UUID without one.
   public var name: String?
   public var service: String?
   /// Read Requests and Read Blob Requests.
@@ -131,15 +131,22 @@ public struct PairStats: Sendable {
 /// opcode, per characteristic, per connection, connect latency and write→notify
 /// round trips, each as a `LatencySummary` and a `Histogram`.
 public struct Statistics {
-  /// Records, their kinds and the capture's time span.
-  public private(set) var capture = CaptureSummary()
+  public private(set) var records = 0
+  /// The time of the first and the last record.
+  public private(set) var first: Timestamp?
+  public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
 
   private var opcodeCounts = [Int](repeating: 0, count: 256)
   private var opcodeBytes = [Int](repeating: 0, count: 256)
   private var errorCounts: [UInt16: Int] = [:]
   private var characteristicIndex: [CharacteristicKey: Int] = [:]
-  private var connectionCounts: [Int: (pdus: Int, bytes: Int)] = [:]
+  /// The characteristic counted last: notifications come in runs, so most records
+  /// need no hashing.
+  private var lastKey: CharacteristicKey?
+  private var lastIndex = 0
+  /// ATT PDUs and value bytes by connection id (ids count from 1).
+  private var connectionCounts: [(pdus: Int, bytes: Int)] = []
 
   /// Opcodes seen, ascending.
   public private(set) var opcodes: [OpcodeStats] = []
@@ -163,8 +170,16 @@ public struct Statistics {
 
   public init() {}
 
+  /// From the first record to the last.
+  public var durationMicroseconds: Int64 {
+    guard let first, let last else { return 0 }
+    return last.unixMicroseconds - first.unixMicroseconds
+  }
+
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
-    capture.add(record, analyzed.decoded)
+    records += 1
+    if first == nil { first = record.timestamp }
+    last = record.timestamp
     guard let att = analyzed.decoded.att else { return }
     attPDUs += 1
     let code = Int(att.opcode.rawValue)
@@ -174,9 +189,12 @@ public struct Statistics {
     if let request = att.requestOpcode, let error = att.error {
       errorCounts[UInt16(request.rawValue) << 8 | UInt16(error.rawValue), default: 0] += 1
     }
-    if let id = analyzed.conn?.id {
-      connectionCounts[id, default: (0, 0)].pdus += 1
-      connectionCounts[id, default: (0, 0)].bytes += bytes
+    if let id = analyzed.conn?.id, id >= 0 {
+      if id >= connectionCounts.count {
+        connectionCounts += repeatElement((pdus: 0, bytes: 0), count: id + 1 - connectionCounts.count)
+      }
+      connectionCounts[id].pdus += 1
+      connectionCounts[id].bytes += bytes
     }
     countCharacteristic(att, analyzed, bytes: bytes)
   }
@@ -185,7 +203,8 @@ public struct Statistics {
   /// error about it. Declarations and descriptors are not characteristics' values.
   private mutating func countCharacteristic(_ att: ATTPDU, _ analyzed: AnalyzedRecord, bytes: Int) {
     let kind = Self.characteristicAccess[Int(att.opcode.rawValue)]
-    guard kind != .none, let handle = analyzed.attHandle else { return }
+    // Handle 0x0000 is reserved: an Error Response names it for a malformed request.
+    guard kind != .none, let handle = analyzed.attHandle, handle != 0 else { return }
     // An error about a discovery request names the start of a range, not a value.
     if kind == .error, !Self.singleAttributeRequests.contains(att.requestOpcode?.rawValue ?? 0) { return }
     let key: CharacteristicKey
@@ -196,15 +215,22 @@ public struct Statistics {
     default: return
     }
     let i: Int
-    if let known = characteristicIndex[key] {
+    if key == lastKey {
+      i = lastIndex
+    } else if let known = characteristicIndex[key] {
       i = known
     } else {
       i = characteristics.count
       characteristicIndex[key] = i
+      // The attribute names unknown UUIDs by their text; here they have no name.
+      let attribute = analyzed.attribute
       characteristics.append(
         CharacteristicStats(
-          key: key, name: analyzed.attribute?.characteristicName, service: analyzed.attribute?.serviceName))
+          key: key, name: Self.name(attribute?.characteristicName, of: attribute?.characteristic),
+          service: Self.name(attribute?.serviceName, of: attribute?.service)))
     }
+    lastKey = key
+    lastIndex = i
     switch kind {
     case .read: characteristics[i].reads += 1
     case .write: characteristics[i].writes += 1
@@ -214,6 +240,10 @@ public struct Statistics {
     case .response, .none: break
     }
     if kind != .error { characteristics[i].valueBytes += bytes }
+  }
+
+  static func name(_ name: String?, of uuid: BluetoothUUID?) -> String? {
+    name == uuid?.normalized.description ? nil : name
   }
 
   enum Access {
@@ -277,11 +307,13 @@ public struct Statistics {
     for (i, transactions) in byCharacteristic { characteristics[i].transactions = TransactionStats(transactions) }
     characteristics.sort { $0.key < $1.key }
     characteristicIndex = Dictionary(uniqueKeysWithValues: characteristics.enumerated().map { ($1.key, $0) })
+    lastKey = nil
   }
 
   private mutating func finishConnections(_ timeline: Timeline) {
     connections = timeline.connections.map { connection in
-      let counts = connectionCounts[connection.ref.id] ?? (0, 0)
+      let id = connection.ref.id
+      let counts = connectionCounts.indices.contains(id) ? connectionCounts[id] : (pdus: 0, bytes: 0)
       let start = connection.complete ?? connection.first
       let end = connection.disconnect?.complete ?? connection.last
       return ConnectionStats(
