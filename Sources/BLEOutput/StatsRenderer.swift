@@ -132,15 +132,7 @@ enum StatsJSON {
     out.append(",\"transactions\":")
     appendTransactions(stats.transactions, into: &out)
     out.append(",\"damage\":")
-    if let damage {
-      out.append("{\"offset\":")
-      out.appendDecimal(damage.offset)
-      out.append(",\"message\":")
-      out.appendJSONString(damage.message)
-      out.append("}")
-    } else {
-      out.append("null")
-    }
+    JSONShowRenderer.appendDamage(damage, into: &out)
   }
 
   // Rows: each appends its fields and the closing brace.

@@ -102,19 +102,10 @@ struct StatisticsTests {
     var analyzer = Analyzer()
     var builder = TimelineBuilder()
     var statistics = Statistics()
-    for (index, pdu) in pdus.enumerated() {
-      let att = hexBytes(pdu.hex)
-      let l2cap = [UInt8(att.count & 0xFF), UInt8(att.count >> 8), 0x04, 0x00] + att
-      let acl = [0x40, 0x20, UInt8(l2cap.count & 0xFF), UInt8(l2cap.count >> 8)] + l2cap
-      acl.withUnsafeBufferPointer { bytes in
-        let record = Record(
-          frame: index + 1, timestamp: Timestamp(unixMicroseconds: Int64(index) * 1000),
-          direction: pdu.sent ? .sent : .received, adapter: nil, kind: .hci(0x02), bytes: bytes,
-          originalLength: bytes.count, fileOffset: 0)
-        let analyzed = analyzer.analyze(record)
-        builder.add(record, analyzed)
-        statistics.add(record, analyzed)
-      }
+    forEachATTRecord(pdus) { record in
+      let analyzed = analyzer.analyze(record)
+      builder.add(record, analyzed)
+      statistics.add(record, analyzed)
     }
     statistics.finish(builder.finish(analyzer.finish()))
     return statistics
