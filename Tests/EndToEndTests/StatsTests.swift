@@ -55,9 +55,7 @@ struct StatsTests {
     .enabled(if: sharedAvailable, "../shared/captures not found; skipping truth test"),
     arguments: syntheticCaptures())
   func truth(_ name: String) throws {
-    let url = Paths.captures.appending(path: "synthetic/\(name)")
-    let truthData = try Data(contentsOf: URL(fileURLWithPath: url.path + ".truth.json"))
-    let truth = try #require(try JSONSerialization.jsonObject(with: truthData) as? [String: Any])
+    let (url, truth) = try syntheticTruth(name)
     let output = runRaw(["stats", "--format", "ndjson", url.path])
     #expect(output.status == 0, "stderr: \(output.stderr)")
     let stats = StatsRows(output.stdout)
