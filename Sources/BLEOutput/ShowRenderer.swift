@@ -62,15 +62,17 @@ struct JSONShowRenderer: ShowRenderer {
   mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {
     guard document else { return }
     out.append("],\"damage\":")
-    if let damage {
-      out.append("{\"offset\":")
-      out.appendDecimal(damage.offset)
-      out.append(",\"message\":")
-      out.appendJSONString(damage.message)
-      out.append("}")
-    } else {
-      out.append("null")
-    }
+    Self.appendDamage(damage, into: &out)
+    out.append("}")
+  }
+
+  /// `{"offset":370,"message":"…"}`, or `null` for a capture read to its end.
+  static func appendDamage(_ damage: CaptureDamage?, into out: inout OutputBuffer) {
+    guard let damage else { return out.append("null") }
+    out.append("{\"offset\":")
+    out.appendDecimal(damage.offset)
+    out.append(",\"message\":")
+    out.appendJSONString(damage.message)
     out.append("}")
   }
 

@@ -12,19 +12,24 @@ func analyzeATT(_ pdus: [(sent: Bool, hex: String)], imported: [(address: Device
 {
   var analyzer = Analyzer(importedDatabases: imported)
   var records: [AnalyzedRecord] = []
+  forEachATTRecord(pdus) { records.append(analyzer.analyze($0)) }
+  return (records, analyzer.gatt)
+}
+
+/// Calls `body` with each ATT PDU as an ACL record on handle 0x0040, CID 0x0004, 1 ms apart.
+func forEachATTRecord(_ pdus: [(sent: Bool, hex: String)], _ body: (Record) -> Void) {
   for (index, pdu) in pdus.enumerated() {
     let att = hexBytes(pdu.hex)
     let l2cap = [UInt8(att.count & 0xFF), UInt8(att.count >> 8), 0x04, 0x00] + att
     let acl = [0x40, 0x20, UInt8(l2cap.count & 0xFF), UInt8(l2cap.count >> 8)] + l2cap
     acl.withUnsafeBufferPointer { bytes in
-      let record = Record(
-        frame: index + 1, timestamp: Timestamp(unixMicroseconds: Int64(index) * 1000),
-        direction: pdu.sent ? .sent : .received, adapter: nil, kind: .hci(0x02), bytes: bytes,
-        originalLength: bytes.count, fileOffset: 0)
-      records.append(analyzer.analyze(record))
+      body(
+        Record(
+          frame: index + 1, timestamp: Timestamp(unixMicroseconds: Int64(index) * 1000),
+          direction: pdu.sent ? .sent : .received, adapter: nil, kind: .hci(0x02), bytes: bytes,
+          originalLength: bytes.count, fileOffset: 0))
     }
   }
-  return (records, analyzer.gatt)
 }
 
 func hexBytes(_ text: String) -> [UInt8] {

@@ -8,6 +8,13 @@ func syntheticCaptures() -> [String] {
   return names.filter { $0.hasSuffix(".btsnoop") && names.contains($0 + ".truth.json") }.sorted()
 }
 
+/// A synthetic capture's path and its `.truth.json`.
+func syntheticTruth(_ name: String) throws -> (url: URL, truth: [String: Any]) {
+  let url = Paths.captures.appending(path: "synthetic/\(name)")
+  let data = try Data(contentsOf: URL(fileURLWithPath: url.path + ".truth.json"))
+  return (url, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+}
+
 /// Counts of `show --format ndjson` against what the generator says happened.
 @Suite("truth: ATT, SMP and L2CAP signaling counts")
 struct TruthCountTests {
@@ -16,9 +23,7 @@ struct TruthCountTests {
     .enabled(if: sharedAvailable, "../shared/captures not found; skipping truth test"),
     arguments: syntheticCaptures())
   func countsMatch(_ name: String) throws {
-    let url = Paths.captures.appending(path: "synthetic/\(name)")
-    let truthData = try Data(contentsOf: URL(fileURLWithPath: url.path + ".truth.json"))
-    let truth = try #require(try JSONSerialization.jsonObject(with: truthData) as? [String: Any])
+    let (url, truth) = try syntheticTruth(name)
     let output = runRaw(["show", "--format", "ndjson", "--filter", "att or smp or l2cap.signaling", url.path])
     #expect(output.status == 0, "stderr: \(output.stderr)")
 

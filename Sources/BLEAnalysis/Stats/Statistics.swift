@@ -1,0 +1,364 @@
+import BLECapture
+import BLEDissect
+
+/// ATT transactions by how they ended.
+public struct OutcomeCounts: Hashable, Sendable {
+  public var ok = 0
+  public var error = 0
+  public var timeout = 0
+  public var unanswered = 0
+
+  public init() {}
+
+  public var total: Int { ok + error + timeout + unanswered }
+
+  public mutating func add(_ outcome: Transaction.Outcome) {
+    switch outcome {
+    case .ok: ok += 1
+    case .error: error += 1
+    case .timeout: timeout += 1
+    case .unanswered: unanswered += 1
+    }
+  }
+}
+
+/// A group of ATT transactions: how they ended, and the latency of those answered
+/// (an Error Response is an answer too).
+public struct TransactionStats: Hashable, Sendable {
+  public var outcomes = OutcomeCounts()
+  public var latency: LatencySummary?
+  public var histogram = Histogram()
+
+  public init(_ transactions: some Sequence<Transaction>) {
+    var latencies: [Int64] = []
+    for transaction in transactions {
+      outcomes.add(transaction.outcome)
+      if let latency = transaction.latencyMicroseconds {
+        latencies.append(latency)
+        histogram.add(latency)
+      }
+    }
+    latency = LatencySummary(latencies)
+  }
+}
+
+/// ATT PDUs of one opcode, both ways.
+public struct OpcodeStats: Sendable {
+  public var opcode: ATTOpcode
+  public var count: Int
+  /// Attribute value bytes the PDUs carry (`att.value`).
+  public var valueBytes: Int
+  /// For a request or an indication: its transactions.
+  public var transactions: TransactionStats?
+}
+
+/// Error Responses with one Request Opcode In Error and Error Code.
+public struct ErrorStats: Hashable, Sendable {
+  public var request: ATTOpcode
+  public var code: ATTErrorCode
+  public var count: Int
+}
+
+/// A characteristic of a capture: its value handle and UUID (the UUID is nil when no
+/// discovery or imported database named the handle). Connections to servers that put
+/// the same characteristic at the same handle share one.
+public struct CharacteristicKey: Hashable, Sendable, Comparable {
+  public var valueHandle: UInt16
+  public var uuid: BluetoothUUID?
+
+  public init(valueHandle: UInt16, uuid: BluetoothUUID?) {
+    self.valueHandle = valueHandle
+    self.uuid = uuid
+  }
+
+  public static func < (a: Self, b: Self) -> Bool {
+    if a.valueHandle != b.valueHandle { return a.valueHandle < b.valueHandle }
+    return (a.uuid?.description ?? "") < (b.uuid?.description ?? "")
+  }
+}
+
+/// What happened to one characteristic's value.
+public struct CharacteristicStats: Sendable {
+  public var key: CharacteristicKey
+  /// The characteristic's and its service's names; nil for a UUID without one.
+  public var name: String?
+  public var service: String?
+  /// Read Requests and Read Blob Requests.
+  public var reads = 0
+  /// Write Requests, Write Commands, Signed Write Commands and Prepare Write Requests
+  /// (each part of a long write).
+  public var writes = 0
+  public var notifications = 0
+  public var indications = 0
+  /// Error Responses whose Attribute Handle In Error is the value.
+  public var errors = 0
+  /// Value bytes read, written, notified and indicated.
+  public var valueBytes = 0
+  /// Reads, writes and indications of the value, with their answers.
+  public var transactions: TransactionStats?
+}
+
+/// One connection: its traffic, its transactions and its write→notify round trips.
+public struct ConnectionStats: Sendable {
+  public var ref: ConnectionRef
+  /// From the Create Connection to the Connection Complete (central role).
+  public var connectLatencyMicroseconds: Int64?
+  /// From the Connection Complete (or the first record, for a link up before the
+  /// capture) to the Disconnection Complete (or the last record).
+  public var durationMicroseconds: Int64
+  public var attPDUs = 0
+  public var valueBytes = 0
+  public var transactions: TransactionStats
+  public var pairs: Int
+  public var rtt: LatencySummary?
+  public var disconnect: Disconnect?
+}
+
+/// Write→notify pairs between two characteristics, and their round-trip times.
+public struct PairStats: Sendable {
+  public var write: CharacteristicKey
+  public var writeName: String?
+  public var notify: CharacteristicKey
+  public var notifyName: String?
+  public var rtt: LatencySummary
+}
+
+/// Counts and latency statistics of a capture (`bleanalyze stats`).
+///
+/// `add` counts each analyzed record (ATT PDUs per opcode, per characteristic, per
+/// connection; Error Responses per request and code) and keeps nothing of it;
+/// `finish` then takes the latencies from the capture's `Timeline`: per request
+/// opcode, per characteristic, per connection, connect latency and write→notify
+/// round trips, each as a `LatencySummary` and a `Histogram`.
+public struct Statistics {
+  public private(set) var records = 0
+  /// The time of the first and the last record.
+  public private(set) var first: Timestamp?
+  public private(set) var last: Timestamp?
+  public private(set) var attPDUs = 0
+
+  private var opcodeCounts = [Int](repeating: 0, count: 256)
+  private var opcodeBytes = [Int](repeating: 0, count: 256)
+  private var errorCounts: [UInt16: Int] = [:]
+  private var characteristicIndex: [CharacteristicKey: Int] = [:]
+  /// The characteristic counted last: notifications come in runs, so most records
+  /// need no hashing.
+  private var lastKey: CharacteristicKey?
+  private var lastIndex = 0
+  /// ATT PDUs and value bytes by connection id (ids count from 1).
+  private var connectionCounts: [(pdus: Int, bytes: Int)] = []
+
+  /// Opcodes seen, ascending.
+  public private(set) var opcodes: [OpcodeStats] = []
+  /// By request opcode, then error code.
+  public private(set) var errors: [ErrorStats] = []
+  /// By value handle.
+  public private(set) var characteristics: [CharacteristicStats] = []
+  /// By connection id.
+  public private(set) var connections: [ConnectionStats] = []
+  /// Every transaction of the capture.
+  public private(set) var transactions = TransactionStats([])
+  /// Create Connection commands by outcome.
+  public private(set) var attempts: [(outcome: ConnectionAttempt.Outcome, count: Int)] = []
+  /// Connections that completed after a Create Connection in the capture.
+  public private(set) var connectLatency: LatencySummary?
+  public private(set) var connectHistogram = Histogram()
+  /// Write→notify round trips.
+  public private(set) var rtt: LatencySummary?
+  public private(set) var rttHistogram = Histogram()
+  public private(set) var pairs: [PairStats] = []
+
+  public init() {}
+
+  /// From the first record to the last.
+  public var durationMicroseconds: Int64 {
+    guard let first, let last else { return 0 }
+    return last.unixMicroseconds - first.unixMicroseconds
+  }
+
+  public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
+    records += 1
+    if first == nil { first = record.timestamp }
+    last = record.timestamp
+    guard let att = analyzed.decoded.att else { return }
+    attPDUs += 1
+    let code = Int(att.opcode.rawValue)
+    let bytes = att.value?.count ?? 0
+    opcodeCounts[code] += 1
+    opcodeBytes[code] += bytes
+    if let request = att.requestOpcode, let error = att.error {
+      errorCounts[UInt16(request.rawValue) << 8 | UInt16(error.rawValue), default: 0] += 1
+    }
+    if let id = analyzed.conn?.id, id >= 0 {
+      if id >= connectionCounts.count {
+        connectionCounts += repeatElement((pdus: 0, bytes: 0), count: id + 1 - connectionCounts.count)
+      }
+      connectionCounts[id].pdus += 1
+      connectionCounts[id].bytes += bytes
+    }
+    countCharacteristic(att, analyzed, bytes: bytes)
+  }
+
+  /// The characteristic value an ATT PDU reads, writes, notifies or indicates, or the
+  /// error about it. Declarations and descriptors are not characteristics' values.
+  private mutating func countCharacteristic(_ att: ATTPDU, _ analyzed: AnalyzedRecord, bytes: Int) {
+    let kind = Self.characteristicAccess[Int(att.opcode.rawValue)]
+    // Handle 0x0000 is reserved: an Error Response names it for a malformed request.
+    guard kind != .none, let handle = analyzed.attHandle, handle != 0 else { return }
+    // An error about a discovery request names the start of a range, not a value.
+    if kind == .error, !Self.singleAttributeRequests.contains(att.requestOpcode?.rawValue ?? 0) { return }
+    let key: CharacteristicKey
+    switch analyzed.attribute {
+    case nil: key = CharacteristicKey(valueHandle: handle, uuid: nil)
+    case let attribute? where attribute.kind == .value:
+      key = CharacteristicKey(valueHandle: attribute.valueHandle ?? handle, uuid: attribute.characteristic)
+    default: return
+    }
+    let i: Int
+    if key == lastKey {
+      i = lastIndex
+    } else if let known = characteristicIndex[key] {
+      i = known
+    } else {
+      i = characteristics.count
+      characteristicIndex[key] = i
+      // The attribute names unknown UUIDs by their text; here they have no name.
+      let attribute = analyzed.attribute
+      characteristics.append(
+        CharacteristicStats(
+          key: key, name: Self.name(attribute?.characteristicName, of: attribute?.characteristic),
+          service: Self.name(attribute?.serviceName, of: attribute?.service)))
+    }
+    lastKey = key
+    lastIndex = i
+    switch kind {
+    case .read: characteristics[i].reads += 1
+    case .write: characteristics[i].writes += 1
+    case .notification: characteristics[i].notifications += 1
+    case .indication: characteristics[i].indications += 1
+    case .error: characteristics[i].errors += 1
+    case .response, .none: break
+    }
+    if kind != .error { characteristics[i].valueBytes += bytes }
+  }
+
+  static func name(_ name: String?, of uuid: BluetoothUUID?) -> String? {
+    name == uuid?.normalized.description ? nil : name
+  }
+
+  enum Access {
+    case none, read, response, write, notification, indication, error
+  }
+
+  /// How each opcode touches a characteristic's value.
+  static let characteristicAccess: [Access] = {
+    var table = [Access](repeating: .none, count: 256)
+    for (opcode, access) in [
+      (0x01, Access.error), (0x0A, .read), (0x0B, .response), (0x0C, .read), (0x0D, .response), (0x12, .write),
+      (0x16, .write), (0x52, .write), (0xD2, .write), (0x1B, .notification), (0x1D, .indication),
+    ] {
+      table[opcode] = access
+    }
+    return table
+  }()
+
+  /// Requests about one attribute (its value, for a characteristic), and indications.
+  static let singleAttributeRequests: Set<UInt8> = [0x0A, 0x0C, 0x12, 0x16, 0x1D]
+
+  /// Takes the latencies from the capture's timeline, once every record was added.
+  public mutating func finish(_ timeline: Timeline) {
+    let all = timeline.transactions
+    transactions = TransactionStats(all)
+    finishOpcodes(all)
+    errors = errorCounts.sorted { $0.key < $1.key }.map {
+      ErrorStats(
+        request: ATTOpcode(rawValue: UInt8($0.key >> 8)), code: ATTErrorCode(rawValue: UInt8($0.key & 0xFF)),
+        count: $0.value)
+    }
+    finishCharacteristics(all)
+    finishConnections(timeline)
+    finishPairs(timeline.pairs)
+  }
+
+  private mutating func finishOpcodes(_ all: [Transaction]) {
+    var byOpcode: [UInt8: [Transaction]] = [:]
+    for transaction in all { byOpcode[transaction.opcode, default: []].append(transaction) }
+    opcodes = opcodeCounts.indices.compactMap { code in
+      let opcode = UInt8(code)
+      let transactions = byOpcode[opcode]
+      guard opcodeCounts[code] > 0 || transactions != nil else { return nil }
+      return OpcodeStats(
+        opcode: ATTOpcode(rawValue: opcode), count: opcodeCounts[code], valueBytes: opcodeBytes[code],
+        transactions: transactions.map(TransactionStats.init))
+    }
+  }
+
+  private mutating func finishCharacteristics(_ all: [Transaction]) {
+    var byCharacteristic: [Int: [Transaction]] = [:]
+    for transaction in all where Self.singleAttributeRequests.contains(transaction.opcode) {
+      guard let handle = transaction.handle else { continue }
+      // A descriptor's or declaration's transaction names a characteristic whose
+      // value handle is another handle.
+      if let valueHandle = transaction.valueHandle, valueHandle != handle { continue }
+      let key = CharacteristicKey(valueHandle: handle, uuid: transaction.characteristic)
+      guard let i = characteristicIndex[key] else { continue }
+      byCharacteristic[i, default: []].append(transaction)
+    }
+    for (i, transactions) in byCharacteristic { characteristics[i].transactions = TransactionStats(transactions) }
+    characteristics.sort { $0.key < $1.key }
+    characteristicIndex = Dictionary(uniqueKeysWithValues: characteristics.enumerated().map { ($1.key, $0) })
+    lastKey = nil
+  }
+
+  private mutating func finishConnections(_ timeline: Timeline) {
+    connections = timeline.connections.map { connection in
+      let id = connection.ref.id
+      let counts = connectionCounts.indices.contains(id) ? connectionCounts[id] : (pdus: 0, bytes: 0)
+      let start = connection.complete ?? connection.first
+      let end = connection.disconnect?.complete ?? connection.last
+      return ConnectionStats(
+        ref: connection.ref, connectLatencyMicroseconds: connection.connectLatencyMicroseconds,
+        durationMicroseconds: start.microseconds(to: end), attPDUs: counts.pdus, valueBytes: counts.bytes,
+        transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
+        rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect)
+    }.sorted { $0.ref.id < $1.ref.id }
+    let latencies = connections.compactMap(\.connectLatencyMicroseconds)
+    connectLatency = LatencySummary(latencies)
+    connectHistogram = Histogram(latencies)
+    var outcomes: [ConnectionAttempt.Outcome: Int] = [:]
+    for attempt in timeline.attempts { outcomes[attempt.outcome, default: 0] += 1 }
+    attempts = [.connected, .cancelled, .failed, .timedOut, .pending].compactMap { outcome in
+      outcomes[outcome].map { (outcome, $0) }
+    }
+  }
+
+  private mutating func finishPairs(_ all: [WriteNotifyPair]) {
+    let rtts = all.map(\.rttMicroseconds)
+    rtt = LatencySummary(rtts)
+    rttHistogram = Histogram(rtts)
+    struct Route: Hashable {
+      var write: CharacteristicKey
+      var notify: CharacteristicKey
+    }
+    var byRoute: [Route: [Int64]] = [:]
+    var order: [Route] = []
+    for pair in all {
+      let route = Route(
+        write: CharacteristicKey(valueHandle: pair.writeHandle, uuid: pair.writeCharacteristic),
+        notify: CharacteristicKey(valueHandle: pair.notifyHandle, uuid: pair.notifyCharacteristic))
+      if byRoute[route] == nil { order.append(route) }
+      byRoute[route, default: []].append(pair.rttMicroseconds)
+    }
+    pairs = order.sorted { ($0.write, $0.notify) < ($1.write, $1.notify) }.compactMap { route in
+      guard let rtt = LatencySummary(byRoute[route] ?? []) else { return nil }
+      return PairStats(
+        write: route.write, writeName: name(of: route.write), notify: route.notify, notifyName: name(of: route.notify),
+        rtt: rtt)
+    }
+  }
+
+  /// The name a characteristic's row carries, if it has one.
+  private func name(of key: CharacteristicKey) -> String? {
+    characteristicIndex[key].flatMap { characteristics[$0].name }
+  }
+}
