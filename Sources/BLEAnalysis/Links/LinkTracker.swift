@@ -77,6 +77,8 @@ public struct AnalyzedRecord: Sendable {
   /// For a request or indication, once a later record answered it (filled in by
   /// `ResponseLookahead`, which holds records back until then).
   public var answer: ATTAnswer?
+  /// For a request or indication that got no answer: why (set by `ResponseLookahead`).
+  public var unansweredReason: UnansweredRequest.Reason?
   /// Requests and indications this record ends without an answer.
   public var unanswered: [UnansweredRequest] = []
   /// The ATT_MTU in force on the PDU's bearer, when known.
@@ -116,10 +118,14 @@ public struct LinkTracker {
     var handle: UInt16
   }
 
+  /// One flow of ATT transactions: a client's requests and a server's indications are
+  /// separate flows, each with at most one outstanding (Core 6.0, Vol 3, Part F, 3.3.2),
+  /// and a device can be client and server on the same bearer at once.
   struct Bearer: Hashable {
     var cid: UInt16
     /// The direction of the request or indication waiting for its answer.
     var direction: Direction?
+    var indication: Bool
   }
 
   struct Outstanding {
@@ -282,7 +288,8 @@ public struct LinkTracker {
     }
     switch att.opcode.kind {
     case .request, .indication:
-      let bearer = Bearer(cid: l2cap.cid, direction: record.direction)
+      let indication = if case .indication = att.opcode.kind { true } else { false }
+      let bearer = Bearer(cid: l2cap.cid, direction: record.direction, indication: indication)
       var outstanding = Outstanding(
         frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
       switch att.parameters {
@@ -302,7 +309,8 @@ public struct LinkTracker {
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
     case .response, .confirmation, .error:
       let bearer = Bearer(
-        cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent })
+        cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent },
+        indication: att.opcode.kind == .confirmation)
       guard let request = link.outstanding[bearer] else { return }
       let answered: UInt8? =
         switch att.opcode.kind {
