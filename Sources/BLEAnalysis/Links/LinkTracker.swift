@@ -197,7 +197,9 @@ public struct LinkTracker {
   }
 
   /// Every request of a link waits no more.
-  private mutating func settleAll(_ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]) {
+  private mutating func settleAll(
+    _ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]
+  ) {
     guard let link = links[key], !link.outstanding.isEmpty else { return }
     for request in link.outstanding.values.sorted(by: { $0.frame < $1.frame }) {
       list.append(request.unanswered(link.ref, reason))
