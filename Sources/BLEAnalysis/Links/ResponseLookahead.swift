@@ -17,6 +17,8 @@ import BLEDissect
 /// waiting request goes out without its answer, with the diagnostic
 /// `att.lookahead.limit`; the 30 s transaction timeout bounds the wait in time.
 ///
+/// Noncopyable: it owns the held records and their bytes, and frees them when it goes.
+///
 /// ```swift
 /// var lookahead = ResponseLookahead()
 /// while let record = source.next() {
@@ -24,15 +26,13 @@ import BLEDissect
 /// }
 /// lookahead.finish(analyzer.finish()) { record, analyzed in render(record, analyzed) }
 /// ```
-public struct ResponseLookahead {
+public struct ResponseLookahead: ~Copyable {
   public static let defaultRecordLimit = 20_000
   public static let defaultByteLimit = 16 << 20
 
   private struct Held {
     var record: Record
     var analyzed: AnalyzedRecord
-    /// A request or indication still waiting for its answer.
-    var waiting: Bool
   }
 
   public let recordLimit: Int
@@ -40,8 +40,11 @@ public struct ResponseLookahead {
   /// How many requests went out without their answer because the limits were reached.
   public private(set) var releasedAtLimit = 0
 
-  /// The held records, a ring: `count` of them from `start`.
-  private var slots: [Held?] = []
+  /// The held records, a ring of `capacity` (a power of two): `count` of them from `start`.
+  private var slots: UnsafeMutablePointer<Held>
+  /// For each slot: a request or indication still waiting for its answer.
+  private var waiting: UnsafeMutablePointer<Bool>
+  private var capacity = 0
   private var start = 0
   private var count = 0
   /// The sequence number of the record at `start` (records are numbered as they are held).
@@ -49,12 +52,21 @@ public struct ResponseLookahead {
   /// Requests waiting for their answer: frame → sequence number.
   private var pending: [Int: Int] = [:]
   private var heldBytes = 0
-  private let arena = ByteArena()
+  private var arena = ByteArena()
 
   public init(recordLimit: Int = defaultRecordLimit, byteLimit: Int = defaultByteLimit) {
     precondition(recordLimit > 0 && byteLimit > 0)
     self.recordLimit = recordLimit
     self.byteLimit = byteLimit
+    slots = .allocate(capacity: 0)
+    waiting = .allocate(capacity: 0)
+  }
+
+  deinit {
+    for offset in 0..<count { (slots + ((start + offset) & (capacity - 1))).deinitialize(count: 1) }
+    slots.deallocate()
+    waiting.deallocate()
+    arena.deallocate()
   }
 
   /// How many records are held.
@@ -69,19 +81,14 @@ public struct ResponseLookahead {
     }
     if !pending.isEmpty {
       if let exchange = analyzed.exchange, let sequence = pending.removeValue(forKey: exchange.requestFrame) {
-        update(sequence) { held in
-          held.waiting = false
-          held.analyzed.answer = ATTAnswer(
-            frame: record.frame, opcode: analyzed.decoded.att?.opcode.rawValue ?? 0,
-            latencyMicroseconds: exchange.latencyMicroseconds)
-        }
+        let answer = ATTAnswer(
+          frame: record.frame, opcode: analyzed.decoded.att?.opcode.rawValue ?? 0,
+          latencyMicroseconds: exchange.latencyMicroseconds)
+        settle(sequence).pointee.analyzed.answer = answer
       }
       for request in analyzed.unanswered {
         guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
-        update(sequence) { held in
-          held.waiting = false
-          held.analyzed.unansweredReason = request.reason
-        }
+        settle(sequence).pointee.analyzed.unansweredReason = request.reason
       }
       try releaseSettled(emit)
     }
@@ -101,10 +108,7 @@ public struct ResponseLookahead {
   ) rethrows {
     for request in unanswered {
       guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
-      update(sequence) { held in
-        held.waiting = false
-        held.analyzed.unansweredReason = request.reason
-      }
+      settle(sequence).pointee.analyzed.unansweredReason = request.reason
     }
     while count > 0 { try releaseFirst(emit) }
     pending = [:]
@@ -113,58 +117,72 @@ public struct ResponseLookahead {
   // MARK: - The ring
 
   private mutating func hold(_ record: Record, _ analyzed: AnalyzedRecord) {
-    if count == slots.count { grow() }
+    if count == capacity { grow() }
     var copy = record
     copy.bytes = arena.copy(record.bytes)
     heldBytes += record.bytes.count
-    let sequence = firstSequence + count
-    slots[(start + count) & (slots.count - 1)] = Held(record: copy, analyzed: analyzed, waiting: analyzed.awaitsAnswer)
+    let index = (start + count) & (capacity - 1)
+    if analyzed.awaitsAnswer { pending[record.frame] = firstSequence + count }
+    waiting[index] = analyzed.awaitsAnswer
+    (slots + index).initialize(to: Held(record: copy, analyzed: analyzed))
     count += 1
-    if analyzed.awaitsAnswer { pending[record.frame] = sequence }
   }
 
-  /// Doubles the ring (a power of two), keeping the order.
+  /// Doubles the ring, keeping the order.
   private mutating func grow() {
-    var bigger = [Held?](repeating: nil, count: max(64, slots.count * 2))
-    for index in 0..<count {
-      bigger[index] = slots[(start + index) & (slots.count - 1)].take()
+    let bigger = max(64, capacity * 2)
+    let newSlots = UnsafeMutablePointer<Held>.allocate(capacity: bigger)
+    let newWaiting = UnsafeMutablePointer<Bool>.allocate(capacity: bigger)
+    for offset in 0..<count {
+      let index = (start + offset) & (capacity - 1)
+      (newSlots + offset).moveInitialize(from: slots + index, count: 1)
+      newWaiting[offset] = waiting[index]
     }
-    slots = bigger
+    slots.deallocate()
+    waiting.deallocate()
+    slots = newSlots
+    waiting = newWaiting
+    capacity = bigger
     start = 0
   }
 
-  private mutating func update(_ sequence: Int, _ body: (inout Held) -> Void) {
-    let index = (start + sequence - firstSequence) & (slots.count - 1)
-    body(&slots[index]!)
+  /// The request held as `sequence` waits no more; the caller says how it ended.
+  private mutating func settle(_ sequence: Int) -> UnsafeMutablePointer<Held> {
+    let index = (start + sequence - firstSequence) & (capacity - 1)
+    waiting[index] = false
+    return slots + index
   }
 
-  /// The first held record goes out, and its bytes are freed.
+  /// The first held record goes out (emitted in place, not copied), and its memory is freed.
   private mutating func releaseFirst(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
-    let held = slots[start].take()!
-    start = (start + 1) & (slots.count - 1)
+    let slot = slots + start
+    start = (start + 1) & (capacity - 1)
     count -= 1
     firstSequence += 1
-    heldBytes -= held.record.bytes.count
-    defer { arena.freeOldest() }
-    try emit(held.record, held.analyzed)
+    heldBytes -= slot.pointee.record.bytes.count
+    defer {
+      slot.deinitialize(count: 1)
+      arena.freeOldest()
+    }
+    try emit(slot.pointee.record, slot.pointee.analyzed)
   }
 
   /// Records go out from the first one up to the first request still waiting.
   private mutating func releaseSettled(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
-    while count > 0, slots[start]?.waiting == false { try releaseFirst(emit) }
+    while count > 0, !waiting[start] { try releaseFirst(emit) }
   }
 
   /// Over the limits: the first held record (always a waiting request) goes out without
   /// its answer, then everything up to the next waiting request.
   private mutating func releaseOldestWaiting(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
-    if slots[start]!.waiting {
+    if waiting[start] {
       let message =
         "shown before its answer: \(count - 1) records (\(heldBytes) bytes) came while it waited, "
         + "more than the \(recordLimit) records or \(byteLimit) bytes show holds back"
-      slots[start]!.waiting = false
-      slots[start]!.analyzed.decoded.diagnostics.append(
+      let slot = settle(firstSequence)
+      pending[slot.pointee.record.frame] = nil
+      slot.pointee.analyzed.decoded.diagnostics.append(
         Diagnostic(id: "att.lookahead.limit", severity: .info, message))
-      pending[slots[start]!.record.frame] = nil
       releasedAtLimit += 1
     }
     try releaseFirst(emit)
@@ -185,8 +203,9 @@ extension AnalyzedRecord {
 
 /// Memory for the bytes of held records, handed out and given back first in, first out:
 /// chunks used one after the other, each freed (and kept for reuse) when its last record
-/// goes, so holding a record costs no allocation of its own.
-private final class ByteArena {
+/// goes, so holding a record costs no allocation of its own. Its owner calls
+/// `deallocate()`.
+private struct ByteArena {
   private struct Chunk {
     var memory: UnsafeMutableRawBufferPointer
     var used = 0
@@ -201,12 +220,12 @@ private final class ByteArena {
   /// One chunk of `chunkSize` kept for reuse.
   private var spare: UnsafeMutableRawBufferPointer?
 
-  deinit {
+  func deallocate() {
     for chunk in chunks { chunk.memory.deallocate() }
     spare?.deallocate()
   }
 
-  func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+  mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
     if chunks.isEmpty || chunks[chunks.count - 1].used + bytes.count > chunks[chunks.count - 1].memory.count {
       if let last = chunks.last, last.live == 0 { retire(chunks.removeLast().memory) }
       chunks.append(Chunk(memory: take(atLeast: bytes.count)))
@@ -221,7 +240,7 @@ private final class ByteArena {
   }
 
   /// Gives back the oldest copy still live (copies are freed in the order they were made).
-  func freeOldest() {
+  mutating func freeOldest() {
     guard !chunks.isEmpty else { return }
     chunks[0].live -= 1
     guard chunks[0].live == 0 else { return }
@@ -232,7 +251,7 @@ private final class ByteArena {
     }
   }
 
-  private func take(atLeast size: Int) -> UnsafeMutableRawBufferPointer {
+  private mutating func take(atLeast size: Int) -> UnsafeMutableRawBufferPointer {
     if size <= Self.chunkSize, let memory = spare {
       spare = nil
       return memory
@@ -240,7 +259,7 @@ private final class ByteArena {
     return .allocate(byteCount: max(size, Self.chunkSize), alignment: 16)
   }
 
-  private func retire(_ memory: UnsafeMutableRawBufferPointer) {
+  private mutating func retire(_ memory: UnsafeMutableRawBufferPointer) {
     if spare == nil, memory.count == Self.chunkSize {
       spare = memory
     } else {
