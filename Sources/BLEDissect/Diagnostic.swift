@@ -38,6 +38,10 @@ public struct Diagnostic: Hashable, Sendable {
       "an ATT PDU is larger than its bearer's ATT_MTU (agreed by Exchange MTU, or an EATT channel's MTU)"
     ),
     (
+      "att.lookahead.limit",
+      "`show` holds at most 20,000 records (16 MiB) back while a request waits for its answer; past that the request is shown without it"
+    ),
+    (
       "devices.limit",
       "`devices` tracks at most 100,000 advertisers; reports of further ones are not counted (a note on stderr)"
     ),

@@ -7,6 +7,10 @@ extension AnalyzedRecord {
   /// by its Dissectors/ format, and the long values this frame completes.
   func fieldTree(_ record: Record) -> [Field] {
     var fields = decoded.fields(record)
+    let transaction = transactionFields
+    if !transaction.isEmpty, let att = fields.lastIndex(where: { $0.name == "ATT" }) {
+      fields[att].children += transaction
+    }
     if let value {
       fields.append(.group("Decoded Value (\(value.format.name))", value.fields.fieldTree))
     }
@@ -21,5 +25,45 @@ extension AnalyzedRecord {
         .group("Assembled Value (frames \(assembled.frames.map(String.init).joined(separator: ", ")))", children))
     }
     return fields
+  }
+
+  /// The request an answer answers, or the answer a request got, and the time between:
+  /// `Request In Frame: 12`, `Latency: 6.317 ms`; a request with no answer says why.
+  var transactionFields: [Field] {
+    func latency(_ microseconds: Int64) -> Field {
+      Field(
+        "Latency",
+        .measure(UInt64(clamping: microseconds), hexDigits: 0, value: Double(microseconds) / 1000, unit: "ms"))
+    }
+    if let exchange {
+      let indication = exchange.requestOpcode == ATTOpcode.handleValueIndication.rawValue
+      return [
+        Field(
+          indication ? "Indication In Frame" : "Request In Frame",
+          .unsigned(UInt64(exchange.requestFrame), hexDigits: 0)),
+        latency(exchange.latencyMicroseconds),
+      ]
+    }
+    if let answer {
+      let name =
+        switch answer.opcode {
+        case ATTOpcode.errorResponse.rawValue: "Error Response In Frame"
+        case ATTOpcode.handleValueConfirmation.rawValue: "Confirmation In Frame"
+        default: "Response In Frame"
+        }
+      return [Field(name, .unsigned(UInt64(answer.frame), hexDigits: 0)), latency(answer.latencyMicroseconds)]
+    }
+    if let reason = unansweredReason {
+      var why = "none before the capture ended"
+      if reason == .timeout {
+        why = "none within 30 s"
+      } else if reason == .disconnected {
+        why = "none before the link went down"
+      } else if reason == .superseded {
+        why = "none before the next request"
+      }
+      return [Field(decoded.att?.opcode == .handleValueIndication ? "Confirmation" : "Response", .text(why))]
+    }
+    return []
   }
 }

@@ -56,12 +56,15 @@ extension OutputBuffer {
         append(")")
       }
     case .measure(let raw, let digits, let v, let unit):
-      appendHex(raw, width: digits)
-      append(" (")
+      // A measure with no wire encoding of its own (hexDigits 0) shows only its value.
+      if digits > 0 {
+        appendHex(raw, width: digits)
+        append(" (")
+      }
       appendMeasure(v)
       append(" ")
       append(unit)
-      append(")")
+      if digits > 0 { append(")") }
     case .address(let a): appendAddress(a)
     case .uuid(let u): append(u.description)
     case .bytes(let b): b.isEmpty ? append("(empty)") : appendHexBytes(b)

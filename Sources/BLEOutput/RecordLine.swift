@@ -6,7 +6,7 @@ import BLEDissect
 ///
 ///     LE Connection Complete Status Success, Connection_Handle 0x0040, Role Central, …
 ///     Command Complete (LE Set Scan Enable) Status Success
-///     handle 0x0040 ATT Write Request handle 0x0027 value 0100 ← #211 in 30.1 ms
+///     handle 0x0040 ATT Write Request handle 0x0027 value 0100 → rsp #212 in 30.1 ms
 enum RecordLine {
   /// Values longer than this many bytes are cut in the one-line form.
   static let valueBytesShown = 24
@@ -161,13 +161,7 @@ enum RecordLine {
           }
           out.append("]")
         }
-        if let exchange = analyzed.exchange {
-          out.append(" ← #")
-          out.appendDecimal(exchange.requestFrame)
-          out.append(" in ")
-          out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
-          out.append(" ms")
-        }
+        appendTransaction(analyzed, into: &out)
       } else if let smp = decoded.smp {
         out.append("SMP ")
         out.append(smp.code.name)
@@ -200,6 +194,43 @@ enum RecordLine {
       out.appendDecimal(l2cap.fragments)
       out.append(" fragments]")
     }
+  }
+
+  /// Which frame a request and its answer point to, and the latency, the same both ways:
+  /// `→ rsp #14 in 6.317 ms` on a request (`→ err #…` for an Error Response, `→ cfm #…`
+  /// for an indication's confirmation) and `← req #12 in 6.317 ms` on the answer (`← ind`).
+  /// A request that got no answer: `→ no response` (`in 30 s`, `(disconnected)`,
+  /// `(superseded)`); an indication: `→ no confirmation`.
+  static func appendTransaction(_ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
+    if let exchange = analyzed.exchange {
+      out.append(exchange.requestOpcode == ATTOpcode.handleValueIndication.rawValue ? " ← ind #" : " ← req #")
+      out.appendDecimal(exchange.requestFrame)
+      appendLatency(exchange.latencyMicroseconds, into: &out)
+    } else if let answer = analyzed.answer {
+      switch answer.opcode {
+      case ATTOpcode.errorResponse.rawValue: out.append(" → err #")
+      case ATTOpcode.handleValueConfirmation.rawValue: out.append(" → cfm #")
+      default: out.append(" → rsp #")
+      }
+      out.appendDecimal(answer.frame)
+      appendLatency(answer.latencyMicroseconds, into: &out)
+    } else if let reason = analyzed.unansweredReason {
+      let indication = analyzed.decoded.att?.opcode == .handleValueIndication
+      out.append(indication ? " → no confirmation" : " → no response")
+      if reason == .timeout {
+        out.append(" in 30 s")
+      } else if reason == .disconnected {
+        out.append(" (disconnected)")
+      } else if reason == .superseded {
+        out.append(" (superseded)")
+      }
+    }
+  }
+
+  private static func appendLatency(_ microseconds: Int64, into out: inout OutputBuffer) {
+    out.append(" in ")
+    out.appendMeasure(Double(microseconds) / 1000)
+    out.append(" ms")
   }
 
   /// A PDU on a channel with no decoder (or a K-frame of an SDU still under way).

@@ -254,6 +254,15 @@ enum JSONRecord {
       appendField(",\"request_frame\":", exchange.requestFrame, into: &out)
       out.append(",\"latency_ms\":")
       out.appendMeasure(Double(exchange.latencyMicroseconds) / 1000)
+    } else if let answer = analyzed.answer {
+      appendField(",\"response_frame\":", answer.frame, into: &out)
+      out.append(",\"latency_ms\":")
+      out.appendMeasure(Double(answer.latencyMicroseconds) / 1000)
+    }
+    if let outcome = analyzed.outcome {
+      out.append(",\"outcome\":\"")
+      out.append(outcome)
+      out.append("\"")
     }
     if let value = analyzed.value {
       out.append(",\"decoded\":")

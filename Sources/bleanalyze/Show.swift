@@ -81,18 +81,20 @@ struct Show: ParsableCommand {
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
       var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
+      // Requests wait in the lookahead for their answer; every record still comes out, in order.
+      var lookahead = ResponseLookahead()
       try CaptureInputs.read(source, label: path) { record in
         let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)
-        let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
-        if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &out) }
-        do throws(CaptureError) {
-          try output?.add(record, analyzed.decoded, matches: matches)
-        } catch {
-          throw Failure(error)
+        let start = summary.first ?? record.timestamp
+        try lookahead.push(record, analyzed) { record, analyzed in
+          try Self.emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
         }
-        guard out.flush() else { throw ExitCode.success }
         return true
+      }
+      let start = summary.first ?? Timestamp(unixMicroseconds: 0)
+      try lookahead.finish(analyzer.finish()) { record, analyzed in
+        try Self.emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
       }
       renderer.endCapture(summary, damage: source.damage, into: &out)
     }
@@ -107,5 +109,21 @@ struct Show: ParsableCommand {
       report("wrote \(output.written) records to \(write) (\(output.formatDescription))")
     }
     try inputs.exitIfFailed()
+  }
+
+  /// One record out of the lookahead: rendered if it matches, passed to `-w`; a closed
+  /// stdout ends the run.
+  private static func emit(
+    _ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, _ filter: Filter<FilterInput>?,
+    _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
+  ) throws {
+    let matches = filter?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
+    if matches { renderer.render(record, analyzed, start: start, into: &out) }
+    do throws(CaptureError) {
+      try output?.add(record, analyzed.decoded, matches: matches)
+    } catch {
+      throw Failure(error)
+    }
+    guard out.flush() else { throw ExitCode.success }
   }
 }

@@ -76,8 +76,10 @@ public enum RecordFilter {
     c.add("att.error_name", .string) { input in input.analyzed.decoded.att?.error.map { .string($0.name) } }
     c.add("att.request_frame", .integer) { int($0.analyzed.exchange?.requestFrame) }
     c.add("att.request_opcode", .integer) { int($0.analyzed.decoded.att?.requestOpcode?.rawValue) }
-    c.add("att.latency_ms", .integer) { int($0.analyzed.exchange.map { $0.latencyMicroseconds / 1000 }) }
-    c.add("att.latency_us", .integer) { int($0.analyzed.exchange?.latencyMicroseconds) }
+    c.add("att.response_frame", .integer) { int($0.analyzed.answer?.frame) }
+    c.add("att.outcome", .string) { input in input.analyzed.outcome.map { .string($0) } }
+    c.add("att.latency_ms", .integer) { int(latency($0.analyzed).map { $0 / 1000 }) }
+    c.add("att.latency_us", .integer) { int(latency($0.analyzed)) }
     c.add("att.rx_mtu", .integer) { int($0.analyzed.decoded.att?.mtu) }
     c.add("att.mtu", .integer) { int($0.analyzed.mtu) }
 
@@ -157,6 +159,11 @@ public enum RecordFilter {
         }
       })
     c.add("adv.beacon", .string, many: { input in advReports(input).compactMap { $0.beacon.map { .string($0.kind) } } })
+  }
+
+  /// A request's time to its answer, or an answer's time since its request, in µs.
+  private static func latency(_ analyzed: borrowing AnalyzedRecord) -> Int64? {
+    analyzed.exchange?.latencyMicroseconds ?? analyzed.answer?.latencyMicroseconds
   }
 
   private static func advReports(_ input: borrowing FilterInput) -> [AdvertisingReport] {

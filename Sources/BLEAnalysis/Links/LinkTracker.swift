@@ -77,6 +77,8 @@ public struct AnalyzedRecord: Sendable {
   /// For a request or indication, once a later record answered it (filled in by
   /// `ResponseLookahead`, which holds records back until then).
   public var answer: ATTAnswer?
+  /// For a request or indication that got no answer: why (set by `ResponseLookahead`).
+  public var unansweredReason: UnansweredRequest.Reason?
   /// Requests and indications this record ends without an answer.
   public var unanswered: [UnansweredRequest] = []
   /// The ATT_MTU in force on the PDU's bearer, when known.
@@ -116,13 +118,14 @@ public struct LinkTracker {
     var handle: UInt16
   }
 
-  /// Where one request (or, apart from it, one indication) may wait for its answer:
-  /// a client's request and a server's indication going the same way are independent.
+  /// One flow of ATT transactions: a client's requests and a server's indications are
+  /// separate flows, each with at most one outstanding (Core 6.0, Vol 3, Part F, 3.3.2),
+  /// and a device can be client and server on the same bearer at once.
   struct Bearer: Hashable {
     var cid: UInt16
     /// The direction of the request or indication waiting for its answer.
     var direction: Direction?
-    var isIndication: Bool
+    var indication: Bool
   }
 
   struct Outstanding {
@@ -287,9 +290,8 @@ public struct LinkTracker {
     }
     switch att.opcode.kind {
     case .request, .indication:
-      var isIndication = false
-      if case .indication = att.opcode.kind { isIndication = true }
-      let bearer = Bearer(cid: l2cap.cid, direction: record.direction, isIndication: isIndication)
+      let indication = if case .indication = att.opcode.kind { true } else { false }
+      let bearer = Bearer(cid: l2cap.cid, direction: record.direction, indication: indication)
       var outstanding = Outstanding(
         frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
       switch att.parameters {
@@ -310,7 +312,7 @@ public struct LinkTracker {
     case .response, .confirmation, .error:
       let bearer = Bearer(
         cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent },
-        isIndication: att.opcode.kind == .confirmation)
+        indication: att.opcode.kind == .confirmation)
       guard let request = link.outstanding[bearer] else { return }
       let answered: UInt8? =
         switch att.opcode.kind {

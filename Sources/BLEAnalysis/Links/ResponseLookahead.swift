@@ -1,0 +1,269 @@
+import BLECapture
+import BLEDissect
+
+/// Holds analyzed records back while a request or indication waits for its answer, so
+/// that the request can name its answer (`answer`) or say why it got none
+/// (`unansweredReason`) when it is shown. Records come out in the order they went in.
+///
+/// While nothing waits, a record goes straight through: nothing is copied or allocated.
+/// From a record that awaits an answer on, every record is held until every held request
+/// is settled: a later record answers it (its `exchange` names it), a later record lists
+/// it in `unanswered` (timeout, disconnection, superseded), or the capture ends
+/// (`finish`). `Record.bytes` is only valid until the source's next record, so a held
+/// record's bytes are copied into memory the lookahead owns, with the same layout
+/// (`DecodedRecord`'s byte ranges stay valid), and freed once the record is out.
+///
+/// At most `recordLimit` records or `byteLimit` bytes are held. Past that the oldest
+/// waiting request goes out without its answer, with the diagnostic
+/// `att.lookahead.limit`; the 30 s transaction timeout bounds the wait in time.
+///
+/// Noncopyable: it owns the held records and their bytes, and frees them when it goes.
+///
+/// ```swift
+/// var lookahead = ResponseLookahead()
+/// while let record = source.next() {
+///   lookahead.push(record, analyzer.analyze(record)) { record, analyzed in render(record, analyzed) }
+/// }
+/// lookahead.finish(analyzer.finish()) { record, analyzed in render(record, analyzed) }
+/// ```
+public struct ResponseLookahead: ~Copyable {
+  public static let defaultRecordLimit = 20_000
+  public static let defaultByteLimit = 16 << 20
+
+  private struct Held {
+    var record: Record
+    var analyzed: AnalyzedRecord
+  }
+
+  public let recordLimit: Int
+  public let byteLimit: Int
+  /// How many requests went out without their answer because the limits were reached.
+  public private(set) var releasedAtLimit = 0
+
+  /// The held records, a ring of `capacity` (a power of two): `count` of them from `start`.
+  private var slots: UnsafeMutablePointer<Held>
+  /// For each slot: a request or indication still waiting for its answer.
+  private var waiting: UnsafeMutablePointer<Bool>
+  private var capacity = 0
+  private var start = 0
+  private var count = 0
+  /// The sequence number of the record at `start` (records are numbered as they are held).
+  private var firstSequence = 0
+  /// Requests waiting for their answer: frame → sequence number.
+  private var pending: [Int: Int] = [:]
+  private var heldBytes = 0
+  private var arena = ByteArena()
+
+  public init(recordLimit: Int = defaultRecordLimit, byteLimit: Int = defaultByteLimit) {
+    precondition(recordLimit > 0 && byteLimit > 0)
+    self.recordLimit = recordLimit
+    self.byteLimit = byteLimit
+    slots = .allocate(capacity: 0)
+    waiting = .allocate(capacity: 0)
+  }
+
+  deinit {
+    for offset in 0..<count { (slots + ((start + offset) & (capacity - 1))).deinitialize(count: 1) }
+    slots.deallocate()
+    waiting.deallocate()
+    arena.deallocate()
+  }
+
+  /// How many records are held.
+  public var heldCount: Int { count }
+
+  /// Takes the next record; `emit` gets every record that can go out now, in order.
+  public mutating func push(
+    _ record: Record, _ analyzed: AnalyzedRecord, _ emit: (Record, AnalyzedRecord) throws -> Void
+  ) rethrows {
+    if count == 0 && !analyzed.awaitsAnswer {
+      return try emit(record, analyzed)
+    }
+    if !pending.isEmpty {
+      if let exchange = analyzed.exchange, let sequence = pending.removeValue(forKey: exchange.requestFrame) {
+        let answer = ATTAnswer(
+          frame: record.frame, opcode: analyzed.decoded.att?.opcode.rawValue ?? 0,
+          latencyMicroseconds: exchange.latencyMicroseconds)
+        settle(sequence).pointee.analyzed.answer = answer
+      }
+      for request in analyzed.unanswered {
+        guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
+        settle(sequence).pointee.analyzed.unansweredReason = request.reason
+      }
+      try releaseSettled(emit)
+    }
+    if count == 0 && !analyzed.awaitsAnswer {
+      return try emit(record, analyzed)
+    }
+    hold(record, analyzed)
+    while count > recordLimit || heldBytes > byteLimit {
+      try releaseOldestWaiting(emit)
+    }
+  }
+
+  /// Ends the capture: `unanswered` (`Analyzer.finish()`) settles the requests still
+  /// waiting, and every held record goes out.
+  public mutating func finish(
+    _ unanswered: [UnansweredRequest], _ emit: (Record, AnalyzedRecord) throws -> Void
+  ) rethrows {
+    for request in unanswered {
+      guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
+      settle(sequence).pointee.analyzed.unansweredReason = request.reason
+    }
+    while count > 0 { try releaseFirst(emit) }
+    pending = [:]
+  }
+
+  // MARK: - The ring
+
+  private mutating func hold(_ record: Record, _ analyzed: AnalyzedRecord) {
+    if count == capacity { grow() }
+    var copy = record
+    copy.bytes = arena.copy(record.bytes)
+    heldBytes += record.bytes.count
+    let index = (start + count) & (capacity - 1)
+    if analyzed.awaitsAnswer { pending[record.frame] = firstSequence + count }
+    waiting[index] = analyzed.awaitsAnswer
+    (slots + index).initialize(to: Held(record: copy, analyzed: analyzed))
+    count += 1
+  }
+
+  /// Doubles the ring, keeping the order.
+  private mutating func grow() {
+    let bigger = max(64, capacity * 2)
+    let newSlots = UnsafeMutablePointer<Held>.allocate(capacity: bigger)
+    let newWaiting = UnsafeMutablePointer<Bool>.allocate(capacity: bigger)
+    for offset in 0..<count {
+      let index = (start + offset) & (capacity - 1)
+      (newSlots + offset).moveInitialize(from: slots + index, count: 1)
+      newWaiting[offset] = waiting[index]
+    }
+    slots.deallocate()
+    waiting.deallocate()
+    slots = newSlots
+    waiting = newWaiting
+    capacity = bigger
+    start = 0
+  }
+
+  /// The request held as `sequence` waits no more; the caller says how it ended.
+  private mutating func settle(_ sequence: Int) -> UnsafeMutablePointer<Held> {
+    let index = (start + sequence - firstSequence) & (capacity - 1)
+    waiting[index] = false
+    return slots + index
+  }
+
+  /// The first held record goes out (emitted in place, not copied), and its memory is freed.
+  private mutating func releaseFirst(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+    let slot = slots + start
+    start = (start + 1) & (capacity - 1)
+    count -= 1
+    firstSequence += 1
+    heldBytes -= slot.pointee.record.bytes.count
+    defer {
+      slot.deinitialize(count: 1)
+      arena.freeOldest()
+    }
+    try emit(slot.pointee.record, slot.pointee.analyzed)
+  }
+
+  /// Records go out from the first one up to the first request still waiting.
+  private mutating func releaseSettled(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+    while count > 0, !waiting[start] { try releaseFirst(emit) }
+  }
+
+  /// Over the limits: the first held record (always a waiting request) goes out without
+  /// its answer, then everything up to the next waiting request.
+  private mutating func releaseOldestWaiting(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+    if waiting[start] {
+      let message =
+        "shown before its answer: \(count - 1) records (\(heldBytes) bytes) came while it waited, "
+        + "more than the \(recordLimit) records or \(byteLimit) bytes show holds back"
+      let slot = settle(firstSequence)
+      pending[slot.pointee.record.frame] = nil
+      slot.pointee.analyzed.decoded.diagnostics.append(
+        Diagnostic(id: "att.lookahead.limit", severity: .info, message))
+      releasedAtLimit += 1
+    }
+    try releaseFirst(emit)
+    try releaseSettled(emit)
+  }
+}
+
+extension AnalyzedRecord {
+  /// How a request or indication ended, once `ResponseLookahead` knows: `ok` (answered),
+  /// `error` (an Error Response), `timeout` (no answer in 30 s), `unanswered` (the link
+  /// went down, another request replaced it, or the capture ended). Nil for other PDUs.
+  public var outcome: String? {
+    if let answer { return answer.opcode == ATTOpcode.errorResponse.rawValue ? "error" : "ok" }
+    guard let unansweredReason else { return nil }
+    return unansweredReason == .timeout ? "timeout" : "unanswered"
+  }
+}
+
+/// Memory for the bytes of held records, handed out and given back first in, first out:
+/// chunks used one after the other, each freed (and kept for reuse) when its last record
+/// goes, so holding a record costs no allocation of its own. Its owner calls
+/// `deallocate()`.
+private struct ByteArena {
+  private struct Chunk {
+    var memory: UnsafeMutableRawBufferPointer
+    var used = 0
+    /// Copies handed out and not yet freed.
+    var live = 0
+  }
+
+  static let chunkSize = 256 << 10
+
+  /// The chunks in use, oldest first; copies are made in the last one.
+  private var chunks: [Chunk] = []
+  /// One chunk of `chunkSize` kept for reuse.
+  private var spare: UnsafeMutableRawBufferPointer?
+
+  func deallocate() {
+    for chunk in chunks { chunk.memory.deallocate() }
+    spare?.deallocate()
+  }
+
+  mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    if chunks.isEmpty || chunks[chunks.count - 1].used + bytes.count > chunks[chunks.count - 1].memory.count {
+      if let last = chunks.last, last.live == 0 { retire(chunks.removeLast().memory) }
+      chunks.append(Chunk(memory: take(atLeast: bytes.count)))
+    }
+    let last = chunks.count - 1
+    let destination = UnsafeMutableRawBufferPointer(
+      rebasing: chunks[last].memory[chunks[last].used..<chunks[last].used + bytes.count])
+    destination.copyMemory(from: UnsafeRawBufferPointer(bytes))
+    chunks[last].used += bytes.count
+    chunks[last].live += 1
+    return UnsafeBufferPointer(destination.bindMemory(to: UInt8.self))
+  }
+
+  /// Gives back the oldest copy still live (copies are freed in the order they were made).
+  mutating func freeOldest() {
+    guard !chunks.isEmpty else { return }
+    chunks[0].live -= 1
+    guard chunks[0].live == 0 else { return }
+    if chunks.count > 1 {
+      retire(chunks.removeFirst().memory)
+    } else {
+      chunks[0].used = 0
+    }
+  }
+
+  private mutating func take(atLeast size: Int) -> UnsafeMutableRawBufferPointer {
+    if size <= Self.chunkSize, let memory = spare {
+      spare = nil
+      return memory
+    }
+    return .allocate(byteCount: max(size, Self.chunkSize), alignment: 16)
+  }
+
+  private mutating func retire(_ memory: UnsafeMutableRawBufferPointer) {
+    if spare == nil, memory.count == Self.chunkSize {
+      spare = memory
+    } else {
+      memory.deallocate()
+    }
+  }
+}
