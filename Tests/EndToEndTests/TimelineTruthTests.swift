@@ -173,3 +173,32 @@ struct TimelineTruthTests {
     }
   }
 }
+
+/// `timeline`'s transactions are the pairs `show` annotates, which ResponseOracleTests
+/// holds against tshark: the same request, answer and latency, and an outcome for every
+/// request and indication.
+@Suite("timeline transactions equal show's request/response pairs")
+struct TimelineShowConsistencyTests {
+  @Test(
+    "every request of show is a transaction of timeline with the same answer",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"),
+    arguments: sharedCaptureFiles().filter { !$0.contains("scale") })
+  func sameTransactions(_ file: String) throws {
+    let url = Paths.captures.appending(path: file)
+    var shown: [Int: String] = [:]
+    let show = runRaw(["show", "--format", "ndjson", "--filter", "att.outcome", url.path])
+    for line in recordLines(show.stdout) {
+      let att = line.object["att"] as? [String: Any]
+      shown[Int(line.frame) ?? 0] = "\(jsonText(att?["response_frame"])) \(jsonText(att?["latency_ms"]))"
+    }
+    var timed: [Int: String] = [:]
+    let timeline = runRaw(["timeline", "--format", "ndjson", url.path])
+    #expect(timeline.status == 0, "\(timeline.stderr)")
+    for line in lines(timeline.text) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      guard object["type"] as? String == "transaction", let frame = object["request_frame"] as? Int else { continue }
+      timed[frame] = "\(jsonText(object["response_frame"])) \(jsonText(object["latency_ms"]))"
+    }
+    #expect(timed == shown, "\(file): \(Set(timed.keys).symmetricDifference(shown.keys).sorted().prefix(10))")
+  }
+}
