@@ -27,7 +27,7 @@ struct Bleanalyze: ParsableCommand {
       (everything readable was still processed).
       """,
     version: "0.1.0",
-    subcommands: [Show.self, TimelineCommand.self, Gatt.self, Devices.self, Dissectors.self, Convert.self],
+    subcommands: [Show.self, TimelineCommand.self, Gatt.self, Devices.self, Dissectors.self, Convert.self, Live.self],
     defaultSubcommand: Show.self
   )
 
