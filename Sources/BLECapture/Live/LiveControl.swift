@@ -92,6 +92,21 @@ public final class LiveControl {
     return poll(descriptor, timeout: timeout)
   }
 
+  /// Waits until `descriptor` is readable, then reads it into `buffer`: the byte count
+  /// (0 at its end, -1 on an error, errno telling which), or nil once a stop is requested.
+  func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    while true {
+      switch wait(for: descriptor, timeout: -1) {
+      case .stopped: return nil
+      case .timedOut: continue
+      case .readable: break
+      }
+      let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      return count
+    }
+  }
+
   /// Waits `milliseconds`, calling `onIdle` every `idleInterval`; false when a stop was
   /// requested meanwhile.
   func sleep(milliseconds: Int32) -> Bool {

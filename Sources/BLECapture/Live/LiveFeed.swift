@@ -68,19 +68,10 @@ public final class DescriptorFeed: LiveFeed {
   }
 
   public func read(into buffer: UnsafeMutableRawBufferPointer) -> LiveFeedRead {
-    while true {
-      switch control.wait(for: descriptor, timeout: -1) {
-      case .stopped: return .end
-      case .timedOut: continue
-      case .readable: break
-      }
-      let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-      if count > 0 { return .bytes(count) }
-      if count == 0 { return .end }
-      if errno == EINTR || errno == EAGAIN { continue }
-      failure = "read: \(MappedFile.errnoText())"
-      return .end
-    }
+    guard let count = control.read(descriptor, into: buffer) else { return .end }
+    if count > 0 { return .bytes(count) }
+    if count < 0 { failure = "read: \(MappedFile.errnoText())" }
+    return .end
   }
 }
 
@@ -141,14 +132,8 @@ public final class TCPFeed: LiveFeed {
         }
         connectedBefore = true
       }
-      switch control.wait(for: descriptor, timeout: -1) {
-      case .stopped: return .end
-      case .timedOut: continue
-      case .readable: break
-      }
-      let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+      guard let count = control.read(descriptor, into: buffer) else { return .end }
       if count > 0 { return .bytes(count) }
-      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
       let why = count == 0 ? "connection closed" : "connection lost: \(MappedFile.errnoText())"
       close(descriptor)
       descriptor = -1
