@@ -17,7 +17,8 @@ struct Live: ParsableCommand {
       standard input (-: btsnoop, pcap or pcapng) and a btsnoop stream over TCP \
       (--tcp HOST:PORT, as Android's snoop port serves it after `adb forward tcp:8872 tcp:8872`). \
       Records are decoded and printed as they arrive (text line by line, NDJSON an object per \
-      line, both flushed at once); --format json writes one document when the source ends.
+      line), flushed as soon as the source goes quiet and at least every 100 ms; --format json \
+      writes one document, whole when the source ends.
 
       The monitor socket needs CAP_NET_RAW: `sudo setcap cap_net_raw+ep $(command -v bleanalyze)`, \
       or run bleanalyze with sudo. A followed file may be rotated (the path names a new file) or \
