@@ -27,7 +27,7 @@ final class LiveChild {
   }
 
   deinit {
-    if process.isRunning { process.terminate() }
+    kill()
     try? FileManager.default.removeItem(at: stdoutURL)
     try? FileManager.default.removeItem(at: stderrURL)
   }
@@ -50,10 +50,15 @@ final class LiveChild {
 
   func finish(timeout: Double = 10) -> Int32? {
     guard waitUntil(timeout: timeout, { !process.isRunning }) else {
-      process.terminate()
+      kill()
       return nil
     }
     return process.terminationStatus
+  }
+
+  /// SIGKILL, which a child that blocks or ignores SIGINT and SIGTERM cannot outlive.
+  func kill() {
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
   }
 }
 
