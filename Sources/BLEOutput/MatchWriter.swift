@@ -44,6 +44,11 @@ public final class MatchWriter {
     }
   }
 
+  /// Writes what the capture writer buffers to its file now.
+  public func flush() throws(CaptureError) {
+    try writer.flush()
+  }
+
   public func close() throws(CaptureError) {
     try writer.close()
   }

@@ -27,7 +27,9 @@ struct Bleanalyze: ParsableCommand {
       (everything readable was still processed).
       """,
     version: "0.1.0",
-    subcommands: [Show.self, TimelineCommand.self, Stats.self, Gatt.self, Devices.self, Dissectors.self, Convert.self],
+    subcommands: [
+      Show.self, TimelineCommand.self, Stats.self, Gatt.self, Devices.self, Live.self, Dissectors.self, Convert.self,
+    ],
     defaultSubcommand: Show.self
   )
 

@@ -18,6 +18,15 @@ final class BtsnoopReader: RecordSource {
     case h1 = 1001
     case h4 = 1002
     case monitor = 2001
+
+    /// "datalink 1002 (H4)", for format descriptions.
+    var name: String {
+      switch self {
+      case .h1: "datalink 1001 (H1)"
+      case .h4: "datalink 1002 (H4)"
+      case .monitor: "datalink 2001 (Linux monitor)"
+      }
+    }
   }
 
   let file: MappedFile
@@ -27,34 +36,32 @@ final class BtsnoopReader: RecordSource {
   private(set) var damage: CaptureDamage?
 
   init(file: MappedFile) throws(CaptureError) {
-    let bytes = file.bytes
-    guard bytes.count >= Self.headerLength else {
+    self.datalink = try Self.datalink(ofHeader: file.bytes, path: file.path)
+    self.file = file
+  }
+
+  /// The datalink of the btsnoop file header at the start of `bytes` (the magic already
+  /// recognised), or why it cannot be read.
+  static func datalink(ofHeader bytes: UnsafeBufferPointer<UInt8>, path: String) throws(CaptureError) -> Datalink {
+    guard bytes.count >= headerLength else {
       throw CaptureError(
-        .damagedHeader("btsnoop header cut off: \(bytes.count) of 16 bytes at byte offset 0"), path: file.path)
+        .damagedHeader("btsnoop header cut off: \(bytes.count) of 16 bytes at byte offset 0"), path: path)
     }
     let version = bytes.bigEndian32(at: 8)
     guard version == 1 else {
-      throw CaptureError(
-        .unsupported("btsnoop version \(version) is not supported; expected version 1"), path: file.path)
+      throw CaptureError(.unsupported("btsnoop version \(version) is not supported; expected version 1"), path: path)
     }
     let rawDatalink = bytes.bigEndian32(at: 12)
     guard let datalink = Datalink(rawValue: rawDatalink) else {
       throw CaptureError(
         .unsupported(
           "btsnoop datalink \(rawDatalink) is not supported; expected 1001 (H1), 1002 (H4) or 2001 (Linux monitor)"),
-        path: file.path)
+        path: path)
     }
-    self.file = file
-    self.datalink = datalink
+    return datalink
   }
 
-  var formatDescription: String {
-    switch datalink {
-    case .h1: "btsnoop, datalink 1001 (H1)"
-    case .h4: "btsnoop, datalink 1002 (H4)"
-    case .monitor: "btsnoop, datalink 2001 (Linux monitor)"
-    }
-  }
+  var formatDescription: String { "btsnoop, \(datalink.name)" }
 
   var family: LinkFamily { datalink == .monitor ? .monitor : .h4 }
   var resolution: TimestampResolution { .microseconds }
@@ -70,10 +77,7 @@ final class BtsnoopReader: RecordSource {
         offset: start, "record \(frame + 1) header cut off: \(available) of \(Self.recordHeaderLength) bytes")
       return nil
     }
-    let originalLength = Int(bytes.bigEndian32(at: start))
     let includedLength = Int(bytes.bigEndian32(at: start + 4))
-    let flags = bytes.bigEndian32(at: start + 8)
-    let stamp = Int64(bitPattern: bytes.bigEndian64(at: start + 16))
     let bodyStart = start + Self.recordHeaderLength
     guard includedLength <= bytes.count - bodyStart else {
       damage = CaptureDamage(
@@ -83,15 +87,26 @@ final class BtsnoopReader: RecordSource {
     }
     offset = bodyStart + includedLength
     frame += 1
-    let body = bytes.view(bodyStart, includedLength)
+    return Self.record(in: bytes, at: start, frame: frame, datalink: datalink, fileOffset: start)
+  }
+
+  /// The record whose header starts at `start` in `bytes`, which hold its whole body.
+  static func record(
+    in bytes: UnsafeBufferPointer<UInt8>, at start: Int, frame: Int, datalink: Datalink, fileOffset: Int
+  ) -> Record {
+    let originalLength = Int(bytes.bigEndian32(at: start))
+    let includedLength = Int(bytes.bigEndian32(at: start + 4))
+    let flags = bytes.bigEndian32(at: start + 8)
+    let stamp = Int64(bitPattern: bytes.bigEndian64(at: start + 16))
+    let body = bytes.view(start + recordHeaderLength, includedLength)
     var record = Record(
       frame: frame, timestamp: Timestamp(unixMicroseconds: stamp &- Timestamp.btsnoopEpochOffset),
       direction: nil, adapter: nil, kind: .unframed, bytes: body,
-      originalLength: max(originalLength, includedLength), fileOffset: start)
+      originalLength: max(originalLength, includedLength), fileOffset: fileOffset)
     switch datalink {
     case .h4:
       record.direction = flags & 1 == 0 ? .sent : .received
-      Self.stripH4(&record)
+      stripH4(&record)
     case .h1:
       // H1 has no type byte: bit 1 marks command/event, bit 0 the direction; data is
       // taken as ACL since H1 cannot tell ACL from SCO.
@@ -99,7 +114,7 @@ final class BtsnoopReader: RecordSource {
       record.direction = received ? .received : .sent
       record.kind = .hci(flags & 2 == 0 ? H4.acl : (received ? H4.event : H4.command))
     case .monitor:
-      Self.frameMonitor(
+      frameMonitor(
         &record, opcode: MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags)),
         index: UInt16(truncatingIfNeeded: flags >> 16))
     }

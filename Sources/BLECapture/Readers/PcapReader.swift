@@ -19,16 +19,41 @@ final class PcapReader: RecordSource {
   private(set) var damage: CaptureDamage?
   private(set) var resolution: TimestampResolution
 
-  init(path: String, size: Int, isNextGeneration: Bool) throws(CaptureError) {
+  convenience init(path: String, size: Int, isNextGeneration: Bool) throws(CaptureError) {
     var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
     guard
       let handle = pcap_open_offline_with_tstamp_precision(
         path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer)
     else {
-      let message = String(cString: errorBuffer)
+      let message = Self.text(errorBuffer)
       throw CaptureError(
         .damagedHeader("cannot read as \(isNextGeneration ? "pcapng" : "pcap"): \(message)"), path: path)
     }
+    try self.init(
+      handle: handle, path: path, size: size, isNextGeneration: isNextGeneration,
+      resolution: Self.sourceResolution(path: path, isNextGeneration: isNextGeneration))
+  }
+
+  /// Reads the pcap or pcapng stream `file` delivers (a live source: a pipe, a socket, a
+  /// file still being written); `label` names it in messages. Takes `file` over: it is
+  /// closed with the reader, or at once when this fails.
+  convenience init(
+    file: UnsafeMutablePointer<FILE>, label: String, isNextGeneration: Bool, resolution: TimestampResolution
+  ) throws(CaptureError) {
+    var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+    guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer)
+    else {
+      fclose(file)
+      let message = Self.text(errorBuffer)
+      throw CaptureError(
+        .damagedHeader("cannot read as \(isNextGeneration ? "pcapng" : "pcap"): \(message)"), path: label)
+    }
+    try self.init(handle: handle, path: label, size: 0, isNextGeneration: isNextGeneration, resolution: resolution)
+  }
+
+  private init(
+    handle: OpaquePointer, path: String, size: Int, isNextGeneration: Bool, resolution: TimestampResolution
+  ) throws(CaptureError) {
     let linkType = LinkType(rawValue: UInt32(pcap_datalink(handle)))
     guard linkType.isSupported else {
       pcap_close(handle)
@@ -41,7 +66,7 @@ final class PcapReader: RecordSource {
     self.linkType = linkType
     self.isNextGeneration = isNextGeneration
     self.total = size
-    self.resolution = Self.sourceResolution(path: path, isNextGeneration: isNextGeneration)
+    self.resolution = resolution
     position = ftell(pcap_file(handle))
   }
 
@@ -122,6 +147,11 @@ final class PcapReader: RecordSource {
     }
   }
 
+  /// The NUL-terminated text of libpcap's error buffer.
+  private static func text(_ errorBuffer: [CChar]) -> String {
+    String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   private static func dropPrefix(_ record: inout Record, _ count: Int) {
     record.bytes = UnsafeBufferPointer(rebasing: record.bytes.dropFirst(count))
     record.originalLength -= count
@@ -130,9 +160,15 @@ final class PcapReader: RecordSource {
   /// pcap: the magic tells µs or ns; pcapng: the first interface's if_tsresol.
   /// libpcap hands out nanoseconds either way, so this only decides what to keep.
   private static func sourceResolution(path: String, isNextGeneration: Bool) -> TimestampResolution {
-    guard let file = try? MappedFile(path: path), file.bytes.count >= 4 else { return .microseconds }
-    let magic = file.bytes.bigEndian32(at: 0)
+    guard let file = try? MappedFile(path: path) else { return .microseconds }
+    return resolution(ofStart: file.bytes, isNextGeneration: isNextGeneration)
+  }
+
+  /// The resolution the first bytes of a pcap or pcapng file announce.
+  static func resolution(ofStart bytes: UnsafeBufferPointer<UInt8>, isNextGeneration: Bool) -> TimestampResolution {
+    guard bytes.count >= 4 else { return .microseconds }
+    let magic = bytes.bigEndian32(at: 0)
     if !isNextGeneration { return magic == 0xA1B2_3C4D || magic == 0x4D3C_B2A1 ? .nanoseconds : .microseconds }
-    return PcapngOptions.firstInterfaceResolution(file.bytes) ?? .microseconds
+    return PcapngOptions.firstInterfaceResolution(bytes) ?? .microseconds
   }
 }

@@ -35,5 +35,7 @@ final class BtsnoopWriter: CaptureWriter {
     try file.append(recordBytes)
   }
 
+  func flush() throws(CaptureError) { try file.flush() }
+
   func close() throws(CaptureError) { try file.close() }
 }

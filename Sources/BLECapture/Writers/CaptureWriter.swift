@@ -27,6 +27,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 public protocol CaptureWriter: AnyObject {
   /// Writes one record; records the output cannot hold are counted in `skipped`.
   func write(_ record: Record) throws(CaptureError)
+  /// Writes what is buffered to the file now, so that a process killed later loses
+  /// little (live capture calls it whenever its source is idle).
+  func flush() throws(CaptureError)
   /// Flushes and closes the file.
   func close() throws(CaptureError)
   /// Records left out because the output's framing has no place for them.

@@ -51,6 +51,10 @@ final class PcapWriter: CaptureWriter {
     }
   }
 
+  func flush() throws(CaptureError) {
+    guard pcap_dump_flush(dumper) == 0 else { throw CaptureError(.cannotWrite(MappedFile.errnoText()), path: path) }
+  }
+
   func close() throws(CaptureError) {
     let failed = pcap_dump_flush(dumper) != 0
     pcap_dump_close(dumper)

@@ -70,6 +70,8 @@ final class PcapngWriter: CaptureWriter {
     try file.append(block)
   }
 
+  func flush() throws(CaptureError) { try file.flush() }
+
   func close() throws(CaptureError) { try file.close() }
 
   /// Appends a block: type, total length, body, total length again.

@@ -1,0 +1,294 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+import BLEOutput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+struct Live: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Decode a live source as it arrives, as show does a file.",
+    discussion: """
+      Sources: the Linux HCI monitor socket (--monitor, the default; every adapter, or the \
+      hciN given), a btsnoop or pcap file another program is writing (--follow FILE), \
+      standard input (-: btsnoop, pcap or pcapng) and a btsnoop stream over TCP \
+      (--tcp HOST:PORT, as Android's snoop port serves it after `adb forward tcp:8872 tcp:8872`). \
+      Records are decoded and printed as they arrive (text line by line, NDJSON an object per \
+      line), flushed as soon as the source goes quiet and at least every 100 ms; --format json \
+      writes one document, whole when the source ends.
+
+      The monitor socket needs CAP_NET_RAW: `sudo setcap cap_net_raw+ep $(command -v bleanalyze)`, \
+      or run bleanalyze with sudo. A followed file may be rotated (the path names a new file) or \
+      truncated: reading starts over from the new content's start. Frame numbers go on across \
+      rotations and reconnections; with --from-end they still count the records already in the file.
+
+      SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed, the -w file is \
+      closed, text ends with the summary line, and the exit status is 0. A second signal ends \
+      the process at once. Exit status 2: the source cannot be opened (no Bluetooth in the \
+      kernel, no permission, a refused connection, not a capture); 3: the stream was damaged.
+      """
+  )
+
+  @Argument(
+    help: ArgumentHelp(
+      "'-' reads standard input; hciN (or --monitor hciN) keeps one adapter of the monitor socket.",
+      valueName: "source"))
+  var source: String?
+
+  @Flag(help: "Read the Linux HCI monitor socket (the default source); needs CAP_NET_RAW.")
+  var monitor = false
+
+  @Flag(help: "List the Bluetooth adapters (index, address, bus, state) and exit.")
+  var list = false
+
+  @Option(help: ArgumentHelp("Follow a btsnoop or pcap file that another program is writing.", valueName: "file"))
+  var follow: String?
+
+  @Flag(help: "With --follow: skip the records already in the file, start at its current end.")
+  var fromEnd = false
+
+  @Option(help: ArgumentHelp("Read a btsnoop stream from this TCP server.", valueName: "host:port"))
+  var tcp: String?
+
+  @Flag(help: "With --tcp: connect again every second when the connection drops or is refused.")
+  var reconnect = false
+
+  @Option(help: "Output format: text, json or ndjson.")
+  var format: RenderFormat = .text
+
+  @Flag(name: .shortAndLong, help: "Print every record's decoded field tree.")
+  var verbose = false
+
+  @Option(help: "Keep only the records this expression matches (as show --filter; see show --help).")
+  var filter: String?
+
+  @Option(
+    name: .customShort("w"),
+    help: ArgumentHelp(
+      "Also save the captured records (those --filter keeps) to this file as they are decoded.",
+      discussion: "The format comes from the extension: .pcap, .pcapng, .btsnoop. The file is flushed whenever "
+        + "the source is idle, so a killed process loses little.",
+      valueName: "out"))
+  var write: String?
+
+  @OptionGroup var importDB: DatabaseImportOption
+
+  @OptionGroup var identityKeys: IdentityKeysOption
+
+  @OptionGroup var dissectors: DissectorOptions
+
+  /// The source the options name.
+  enum SourceChoice: Equatable {
+    case monitor(adapter: UInt16?)
+    case follow(String)
+    case standardInput
+    case tcp(String)
+  }
+
+  /// The controller index of `hciN`.
+  static func adapterIndex(_ text: String) -> UInt16? {
+    text.hasPrefix("hci") ? UInt16(text.dropFirst(3)) : nil
+  }
+
+  var choice: SourceChoice {
+    get throws {
+      let named = [monitor, follow != nil, tcp != nil].filter { $0 }.count
+      guard named <= 1 else { throw ValidationError("give one source: --monitor, --follow or --tcp") }
+      if let follow {
+        guard source == nil else { throw ValidationError("'\(source!)' is one source too many with --follow") }
+        return .follow(follow)
+      }
+      if let tcp {
+        guard source == nil else { throw ValidationError("'\(source!)' is one source too many with --tcp") }
+        return .tcp(tcp)
+      }
+      guard let source else { return .monitor(adapter: nil) }
+      if let index = Self.adapterIndex(source) { return .monitor(adapter: index) }
+      if source == "-" && !monitor { return .standardInput }
+      throw ValidationError(
+        monitor
+          ? "'\(source)' is not an adapter; expected hciN, e.g. hci0"
+          : "'\(source)' is not a source; use - for standard input, --follow FILE, --tcp HOST:PORT or --monitor [hciN]"
+      )
+    }
+  }
+
+  func validate() throws {
+    let source = try choice
+    if fromEnd, case .follow = source {
+    } else if fromEnd {
+      throw ValidationError("--from-end goes with --follow")
+    }
+    if reconnect, case .tcp = source {
+    } else if reconnect {
+      throw ValidationError("--reconnect goes with --tcp")
+    }
+    if let write, OutputFormat(fileName: write) == nil {
+      throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
+    }
+  }
+
+  mutating func run() throws {
+    if list { return try listAdapters() }
+    var compiled: Filter<FilterInput>?
+    if let filter {
+      do {
+        compiled = try RecordFilter.compile(filter)
+      } catch {
+        throw ValidationError("bad --filter expression, \(error)")
+      }
+    }
+    let imported = try importDB.load()
+    let library = try dissectors.library()
+    let control = LiveControl()
+    control.installSignalHandlers()
+    let sink = LiveOutput()
+    control.onIdle = { sink.flush() }
+    control.onNotice = { message in
+      sink.flush()
+      report(message)
+    }
+    let (label, source) = try open(try choice, control: control)
+
+    if let write {
+      do {
+        sink.writer = MatchWriter(
+          try CaptureWriters.open(
+            write, format: OutputFormat(fileName: write)!, family: source.family, resolution: source.resolution))
+      } catch {
+        throw Failure(error)
+      }
+    }
+    var renderer = makeShowRenderer(format, verbose: verbose)
+    renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
+    sink.flush()
+    var summary = CaptureSummary()
+    var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
+    while let record = source.next() {
+      let analyzed = analyzer.analyze(record)
+      summary.add(record, analyzed.decoded)
+      let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
+      if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &sink.out) }
+      do throws(CaptureError) {
+        try sink.writer?.add(record, analyzed.decoded, matches: matches)
+      } catch {
+        throw Failure(error)
+      }
+      guard sink.flushWhenDue() else { break }
+    }
+    renderer.endCapture(summary, damage: source.damage, into: &sink.out)
+    renderer.finish(into: &sink.out)
+    sink.out.flush(force: true)
+    for note in source.notes { report("\(label): note: \(note)") }
+    if let writer = sink.writer, let write {
+      do {
+        try writer.close()
+      } catch {
+        throw Failure(error)
+      }
+      report("wrote \(writer.written) records to \(write) (\(writer.formatDescription))")
+    }
+    if let damage = source.damage {
+      report("\(label): warning: damaged: \(damage)")
+      throw ExitCode(ExitStatus.damaged)
+    }
+  }
+
+  /// Opens the source, with its label for the output's header line; a source that cannot
+  /// be opened ends the run with status 2 (or 0, quietly, when a signal stopped the wait).
+  private func open(_ choice: SourceChoice, control: LiveControl) throws -> (String, any RecordSource) {
+    do {
+      switch choice {
+      case .monitor(let adapter):
+        return (
+          adapter.map { "hci\($0)" } ?? "HCI monitor", try MonitorSocketReader.open(adapter: adapter, control: control)
+        )
+      case .follow(let path):
+        return (path, try LiveSources.open(try FollowFeed(path: path, fromEnd: fromEnd, control: control)))
+      case .standardInput:
+        let feed = DescriptorFeed(descriptor: 0, label: "standard input", control: control)
+        return (feed.label, try LiveSources.open(feed))
+      case .tcp(let address):
+        let feed = try TCPFeed(address: address, reconnect: reconnect, control: control)
+        return (address, try LiveSources.open(feed))
+      }
+    } catch {
+      if control.stopRequested { throw ExitCode.success }
+      switch error {
+      case let error as CaptureError: throw Failure(error)
+      case let error as LiveError: throw Failure(error.description, status: ExitStatus.unreadable)
+      default: throw error
+      }
+    }
+  }
+
+  /// `--list`: the adapters, one line (or object) each.
+  private func listAdapters() throws {
+    let adapters: [BluetoothAdapter]
+    do {
+      adapters = try BluetoothAdapter.list()
+    } catch {
+      throw Failure(error.description, status: ExitStatus.unreadable)
+    }
+    var out = OutputBuffer()
+    if format == .json { out.append("{\"schema_version\":1,\"adapters\":[") }
+    for (position, adapter) in adapters.enumerated() {
+      switch format {
+      case .text:
+        out.append("\(adapter.name)  \(adapter.address)  \(adapter.bus)  \(adapter.isUp ? "up" : "down")\n")
+      case .json, .ndjson:
+        if format == .json && position > 0 { out.append(",") }
+        out.append("{\"index\":")
+        out.appendDecimal(Int(adapter.index))
+        out.append(",\"name\":")
+        out.appendJSONString(adapter.name)
+        out.append(",\"address\":")
+        out.appendJSONString(adapter.address)
+        out.append(",\"bus\":")
+        out.appendJSONString(adapter.bus)
+        out.append(adapter.isUp ? ",\"up\":true}" : ",\"up\":false}")
+        if format == .ndjson { out.append("\n") }
+      }
+    }
+    if format == .json { out.append("]}\n") }
+    if format == .text && adapters.isEmpty { out.append("no Bluetooth adapters\n") }
+    out.flush(force: true)
+  }
+}
+
+/// Where live output goes: standard output, flushed whenever the source is idle and at
+/// least every 100 ms, and the `-w` file, flushed with it.
+final class LiveOutput {
+  var out = OutputBuffer()
+  var writer: MatchWriter?
+  private var lastFlush = LiveOutput.now()
+  /// The reader of standard output went away.
+  private(set) var closed = false
+
+  static let interval: Int64 = 100_000_000
+
+  /// Flushes standard output and the -w file now.
+  func flush() {
+    if !out.flush(force: true) { closed = true }
+    // A write error shows again, and is reported, when the file is closed.
+    try? writer?.flush()
+    lastFlush = Self.now()
+  }
+
+  /// Flushes when the last flush is 100 ms old; false once standard output is gone.
+  func flushWhenDue() -> Bool {
+    if !out.flush() { closed = true }
+    if Self.now() - lastFlush >= Self.interval { flush() }
+    return !closed
+  }
+
+  /// CLOCK_MONOTONIC in nanoseconds.
+  private static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+}
