@@ -56,29 +56,7 @@ struct Live: ParsableCommand {
   @Flag(help: "With --tcp: connect again every second when the connection drops or is refused.")
   var reconnect = false
 
-  @Option(help: "Output format: text, json or ndjson.")
-  var format: RenderFormat = .text
-
-  @Flag(name: .shortAndLong, help: "Print every record's decoded field tree.")
-  var verbose = false
-
-  @Option(help: "Keep only the records this expression matches (as show --filter; see show --help).")
-  var filter: String?
-
-  @Option(
-    name: .customShort("w"),
-    help: ArgumentHelp(
-      "Also save the captured records (those --filter keeps) to this file as they are decoded.",
-      discussion: "The format comes from the extension: .pcap, .pcapng, .btsnoop. The file is flushed whenever "
-        + "the source is idle, so a killed process loses little.",
-      valueName: "out"))
-  var write: String?
-
-  @OptionGroup var importDB: DatabaseImportOption
-
-  @OptionGroup var identityKeys: IdentityKeysOption
-
-  @OptionGroup var dissectors: DissectorOptions
+  @OptionGroup var options: RecordOutputOptions
 
   /// The source the options name.
   enum SourceChoice: Equatable {
@@ -126,23 +104,12 @@ struct Live: ParsableCommand {
     } else if reconnect {
       throw ValidationError("--reconnect goes with --tcp")
     }
-    if let write, OutputFormat(fileName: write) == nil {
-      throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
-    }
   }
 
   mutating func run() throws {
     if list { return try listAdapters() }
-    var compiled: Filter<FilterInput>?
-    if let filter {
-      do {
-        compiled = try RecordFilter.compile(filter)
-      } catch {
-        throw ValidationError("bad --filter expression, \(error)")
-      }
-    }
-    let imported = try importDB.load()
-    let library = try dissectors.library()
+    let compiled = try options.compiledFilter()
+    let makeAnalyzer = try options.analyzerFactory()
     let control = LiveControl()
     control.installSignalHandlers()
     let sink = LiveOutput()
@@ -153,44 +120,24 @@ struct Live: ParsableCommand {
     }
     let (label, source) = try open(try choice, control: control)
 
-    if let write {
-      do {
-        sink.writer = MatchWriter(
-          try CaptureWriters.open(
-            write, format: OutputFormat(fileName: write)!, family: source.family, resolution: source.resolution))
-      } catch {
-        throw Failure(error)
-      }
-    }
-    var renderer = makeShowRenderer(format, verbose: verbose)
+    sink.writer = try options.matchWriter(for: source)
+    var renderer = makeShowRenderer(options.format, verbose: options.verbose)
     renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     var summary = CaptureSummary()
-    var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
+    var analyzer = makeAnalyzer()
     while let record = source.next() {
       let analyzed = analyzer.analyze(record)
       summary.add(record, analyzed.decoded)
-      let matches = compiled?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
-      if matches { renderer.render(record, analyzed, start: summary.first ?? record.timestamp, into: &sink.out) }
-      do throws(CaptureError) {
-        try sink.writer?.add(record, analyzed.decoded, matches: matches)
-      } catch {
-        throw Failure(error)
-      }
+      try emit(
+        record, analyzed, start: summary.first ?? record.timestamp, compiled, &renderer, sink.writer, into: &sink.out)
       guard sink.flushWhenDue() else { break }
     }
     renderer.endCapture(summary, damage: source.damage, into: &sink.out)
     renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
     for note in source.notes { report("\(label): note: \(note)") }
-    if let writer = sink.writer, let write {
-      do {
-        try writer.close()
-      } catch {
-        throw Failure(error)
-      }
-      report("wrote \(writer.written) records to \(write) (\(writer.formatDescription))")
-    }
+    try options.close(sink.writer)
     if let damage = source.damage {
       report("\(label): warning: damaged: \(damage)")
       throw ExitCode(ExitStatus.damaged)
@@ -234,13 +181,13 @@ struct Live: ParsableCommand {
       throw Failure(error.description, status: ExitStatus.unreadable)
     }
     var out = OutputBuffer()
-    if format == .json { out.append("{\"schema_version\":1,\"adapters\":[") }
+    if options.format == .json { out.append("{\"schema_version\":1,\"adapters\":[") }
     for (position, adapter) in adapters.enumerated() {
-      switch format {
+      switch options.format {
       case .text:
         out.append("\(adapter.name)  \(adapter.address)  \(adapter.bus)  \(adapter.isUp ? "up" : "down")\n")
       case .json, .ndjson:
-        if format == .json && position > 0 { out.append(",") }
+        if options.format == .json && position > 0 { out.append(",") }
         out.append("{\"index\":")
         out.appendDecimal(Int(adapter.index))
         out.append(",\"name\":")
@@ -250,11 +197,11 @@ struct Live: ParsableCommand {
         out.append(",\"bus\":")
         out.appendJSONString(adapter.bus)
         out.append(adapter.isUp ? ",\"up\":true}" : ",\"up\":false}")
-        if format == .ndjson { out.append("\n") }
+        if options.format == .ndjson { out.append("\n") }
       }
     }
-    if format == .json { out.append("]}\n") }
-    if format == .text && adapters.isEmpty { out.append("no Bluetooth adapters\n") }
+    if options.format == .json { out.append("]}\n") }
+    if options.format == .text && adapters.isEmpty { out.append("no Bluetooth adapters\n") }
     out.flush(force: true)
   }
 }

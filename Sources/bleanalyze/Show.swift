@@ -4,8 +4,6 @@ import BLECapture
 import BLEDissect
 import BLEOutput
 
-extension RenderFormat: ExpressibleByArgument {}
-
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "One line per record, decoded down to ATT and SMP.",
@@ -24,106 +22,42 @@ struct Show: ParsableCommand {
   @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
   var files: [String]
 
-  @Option(help: "Output format: text, json or ndjson.")
-  var format: RenderFormat = .text
-
-  @Flag(name: .shortAndLong, help: "Print every record's decoded field tree.")
-  var verbose = false
-
-  @Option(help: "Keep only the records this expression matches (see below).")
-  var filter: String?
-
-  @Option(
-    name: .customShort("w"),
-    help: ArgumentHelp(
-      "Also write the matching records (with every fragment of a matching PDU) to this file.",
-      discussion: "The format comes from the extension: .pcap, .pcapng, .btsnoop.", valueName: "out"))
-  var write: String?
-
-  @OptionGroup var importDB: DatabaseImportOption
-
-  @OptionGroup var identityKeys: IdentityKeysOption
-
-  @OptionGroup var dissectors: DissectorOptions
-
-  func validate() throws {
-    if let write, OutputFormat(fileName: write) == nil {
-      throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
-    }
-  }
+  @OptionGroup var options: RecordOutputOptions
 
   mutating func run() throws {
-    var compiled: Filter<FilterInput>?
-    if let filter {
-      do {
-        compiled = try RecordFilter.compile(filter)
-      } catch {
-        throw ValidationError("bad --filter expression, \(error)")
-      }
-    }
-    let imported = try importDB.load()
-    let library = try dissectors.library()
+    let compiled = try options.compiledFilter()
+    let makeAnalyzer = try options.analyzerFactory()
     var out = OutputBuffer()
-    var renderer = makeShowRenderer(format, verbose: verbose)
+    var renderer = makeShowRenderer(options.format, verbose: options.verbose)
     var output: MatchWriter?
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, out in
-      if let write, output == nil {
-        do throws(CaptureError) {
-          output = MatchWriter(
-            try CaptureWriters.open(
-              write, format: OutputFormat(fileName: write)!, family: source.family, resolution: source.resolution))
-        } catch {
-          throw Failure(error)
-        }
-      }
+      if output == nil { output = try options.matchWriter(for: source) }
       renderer.beginCapture(
         path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
       var summary = CaptureSummary()
-      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
+      var analyzer = makeAnalyzer()
       // Requests wait in the lookahead for their answer; every record still comes out, in order.
       var lookahead = ResponseLookahead()
+      func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
+        try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
+        // A closed stdout ends the run.
+        guard out.flush() else { throw ExitCode.success }
+      }
       try CaptureInputs.read(source, label: path) { record in
         let analyzed = analyzer.analyze(record)
         summary.add(record, analyzed.decoded)
         let start = summary.first ?? record.timestamp
-        try lookahead.push(record, analyzed) { record, analyzed in
-          try Self.emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
-        }
+        try lookahead.push(record, analyzed) { try each($0, $1, start: start) }
         return true
       }
       let start = summary.first ?? Timestamp(unixMicroseconds: 0)
-      try lookahead.finish(analyzer.finish()) { record, analyzed in
-        try Self.emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
-      }
+      try lookahead.finish(analyzer.finish()) { try each($0, $1, start: start) }
       renderer.endCapture(summary, damage: source.damage, into: &out)
     }
     renderer.finish(into: &out)
     out.flush(force: true)
-    if let output, let write {
-      do {
-        try output.close()
-      } catch {
-        throw Failure(error)
-      }
-      report("wrote \(output.written) records to \(write) (\(output.formatDescription))")
-    }
+    try options.close(output)
     try inputs.exitIfFailed()
-  }
-
-  /// One record out of the lookahead: rendered if it matches, passed to `-w`; a closed
-  /// stdout ends the run.
-  private static func emit(
-    _ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, _ filter: Filter<FilterInput>?,
-    _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
-  ) throws {
-    let matches = filter?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
-    if matches { renderer.render(record, analyzed, start: start, into: &out) }
-    do throws(CaptureError) {
-      try output?.add(record, analyzed.decoded, matches: matches)
-    } catch {
-      throw Failure(error)
-    }
-    guard out.flush() else { throw ExitCode.success }
   }
 }
