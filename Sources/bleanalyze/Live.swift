@@ -113,7 +113,6 @@ struct Live: ParsableCommand {
     let control = LiveControl()
     control.installSignalHandlers()
     let sink = LiveOutput()
-    control.onIdle = { sink.flush() }
     control.onNotice = { message in
       sink.flush()
       report(message)
@@ -121,20 +120,27 @@ struct Live: ParsableCommand {
     let (label, source) = try open(try choice, control: control)
 
     sink.writer = try options.matchWriter(for: source)
-    var renderer = makeShowRenderer(options.format, verbose: options.verbose)
-    renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
+    let emitter = LiveEmitter(
+      renderer: makeShowRenderer(options.format, verbose: options.verbose), filter: compiled, sink: sink)
+    emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
+    // A request's line waits for its answer, but not more than half a second.
+    control.onIdle = {
+      try? emitter.releaseWhenWaitedTooLong()
+      sink.flush()
+    }
     var summary = CaptureSummary()
     var analyzer = makeAnalyzer()
     while let record = source.next() {
       let analyzed = analyzer.analyze(record)
       summary.add(record, analyzed.decoded)
-      try emit(
-        record, analyzed, start: summary.first ?? record.timestamp, compiled, &renderer, sink.writer, into: &sink.out)
+      if emitter.start == nil { emitter.start = record.timestamp }
+      try emitter.push(record, analyzed)
       guard sink.flushWhenDue() else { break }
     }
-    renderer.endCapture(summary, damage: source.damage, into: &sink.out)
-    renderer.finish(into: &sink.out)
+    try emitter.finish(analyzer.finish())
+    emitter.renderer.endCapture(summary, damage: source.damage, into: &sink.out)
+    emitter.renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
     for note in source.notes { report("\(label): note: \(note)") }
     try options.close(sink.writer)
@@ -233,9 +239,50 @@ final class LiveOutput {
   }
 
   /// CLOCK_MONOTONIC in nanoseconds.
-  private static func now() -> Int64 {
+  static func now() -> Int64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+}
+
+/// Live records on their way out: through the response lookahead, then filter, renderer
+/// and `-w`. A class, so the source's idle callback can release what waits.
+final class LiveEmitter {
+  var renderer: any ShowRenderer
+  let filter: Filter<FilterInput>?
+  let sink: LiveOutput
+  var start: Timestamp?
+  private var lookahead = ResponseLookahead()
+  /// When the oldest held record was held (CLOCK_MONOTONIC ns).
+  private var holdingSince: Int64?
+
+  /// How long a request's line waits for its answer while the source is quiet.
+  static let patience: Int64 = 500_000_000
+
+  init(renderer: any ShowRenderer, filter: Filter<FilterInput>?, sink: LiveOutput) {
+    self.renderer = renderer
+    self.filter = filter
+    self.sink = sink
+  }
+
+  func push(_ record: Record, _ analyzed: AnalyzedRecord) throws {
+    try lookahead.push(record, analyzed) { try emit($0, $1) }
+    holdingSince = lookahead.heldCount == 0 ? nil : holdingSince ?? LiveOutput.now()
+  }
+
+  func releaseWhenWaitedTooLong() throws {
+    guard let holdingSince, LiveOutput.now() - holdingSince >= Self.patience else { return }
+    try lookahead.releaseAll { try emit($0, $1) }
+    self.holdingSince = nil
+  }
+
+  func finish(_ unanswered: [UnansweredRequest]) throws {
+    try lookahead.finish(unanswered) { try emit($0, $1) }
+  }
+
+  private func emit(_ record: Record, _ analyzed: AnalyzedRecord) throws {
+    try bleanalyze.emit(
+      record, analyzed, start: start ?? record.timestamp, filter, &renderer, sink.writer, into: &sink.out)
   }
 }

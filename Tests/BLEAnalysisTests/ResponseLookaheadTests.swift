@@ -54,6 +54,12 @@ private final class Feeder {
     }
   }
 
+  func releaseAll() {
+    lookahead.releaseAll { record, analyzed in
+      emitted.append(Emitted(frame: record.frame, bytes: Array(record.bytes), analyzed: analyzed, sameMemory: false))
+    }
+  }
+
   var frames: [Int] { emitted.map(\.frame) }
 
   func record(_ frame: Int) -> AnalyzedRecord? { emitted.first { $0.frame == frame }?.analyzed }
@@ -113,6 +119,19 @@ struct ResponseLookaheadTests {
     // The answer itself needed no copy: nothing was held any more when it came.
     #expect(feeder.emitted.map(\.sameMemory) == [true, false, false, false, true])
     #expect(feeder.lookahead.heldCount == 0)
+  }
+
+  /// Live output cannot wait long: everything held goes out, the request without its answer,
+  /// and its answer when it comes still names the request.
+  @Test func releaseAllLetsEverythingOut() {
+    let feeder = Feeder()
+    feeder.push(1, awaits)
+    feeder.push(2)
+    feeder.releaseAll()
+    #expect(feeder.frames == [1, 2] && feeder.lookahead.heldCount == 0)
+    #expect(feeder.record(1)?.answer == nil)
+    feeder.push(3, answers(1))
+    #expect(feeder.frames == [1, 2, 3])
   }
 
   /// The source overwrites its buffer for every record: held records keep their own bytes.

@@ -114,6 +114,13 @@ public struct ResponseLookahead: ~Copyable {
     pending = [:]
   }
 
+  /// Every held record goes out now, the requests still waiting without their answer:
+  /// for live output, which cannot wait long.
+  public mutating func releaseAll(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+    pending = [:]
+    while count > 0 { try releaseFirst(emit) }
+  }
+
   // MARK: - The ring
 
   private mutating func hold(_ record: Record, _ analyzed: AnalyzedRecord) {
