@@ -232,9 +232,9 @@ enum DevicesText {
       .joined(separator: ", ")
     var rssi = "-"
     if let low = device.rssiMin, let high = device.rssiMax, let mean = device.rssiMean {
-      rssi = "\(low)/\(measure((mean * 10).rounded() / 10))/\(high)"
+      rssi = "\(low)/\(measureText((mean * 10).rounded() / 10))/\(high)"
     }
-    let interval = device.intervalEstimate.map { "\(measure($0.rounded())) ms" } ?? "-"
+    let interval = device.intervalEstimate.map { "\(measureText($0.rounded())) ms" } ?? "-"
     let frames =
       device.firstFrame == device.lastFrame ? "\(device.firstFrame)" : "\(device.firstFrame)-\(device.lastFrame)"
     return [device.address.description, type, reports, rssi, interval, frames, details(device)]
@@ -256,13 +256,13 @@ enum DevicesText {
       parts.append(String(decoding: out.bytes, as: UTF8.self))
     }
     for entry in device.manufacturer where !(device.beacon?.kind == "iBeacon" && entry.company == 0x004C) {
-      let company = AssignedNumbers.company(entry.company) ?? "company 0x" + hexDigits(entry.company)
-      let shown = entry.data.prefix(AdvertisingText.dataBytesShown).map { hexDigits($0) }.joined()
+      let company = AssignedNumbers.company(entry.company) ?? "company 0x" + hex(entry.company)
+      let shown = entry.data.prefix(AdvertisingText.dataBytesShown).map { hex($0) }.joined()
       parts.append(company + " " + shown + (entry.data.count > AdvertisingText.dataBytesShown ? "…" : ""))
     }
     if let power = device.txPower { parts.append("tx \(power) dBm") }
     if let appearance = device.appearance {
-      parts.append("appearance " + (AssignedNumbers.appearance(appearance) ?? "0x" + hexDigits(appearance)))
+      parts.append("appearance " + (AssignedNumbers.appearance(appearance) ?? "0x" + hex(appearance)))
     }
     if let key = device.resolvedBy {
       var text = "resolved from " + device.addresses.map(\.description).joined(separator: ", ")
@@ -275,14 +275,4 @@ enum DevicesText {
     return parts.joined(separator: ", ")
   }
 
-  static func measure(_ value: Double) -> String {
-    var out = OutputBuffer(fd: -1, flushThreshold: 256)
-    out.appendMeasure(value)
-    return String(decoding: out.bytes, as: UTF8.self)
-  }
-
-  static func hexDigits<T: FixedWidthInteger>(_ value: T) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, T.bitWidth / 4 - digits.count)) + digits
-  }
 }

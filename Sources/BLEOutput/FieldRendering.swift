@@ -138,3 +138,17 @@ extension OutputBuffer {
     for _ in 0..<spaces { append(UInt8(ascii: " ")) }
   }
 }
+
+/// `appendMeasure` as a string: `30`, `7.5`, `0.625`.
+func measureText(_ value: Double) -> String {
+  var out = OutputBuffer(fd: -1, flushThreshold: 64)
+  out.appendMeasure(value)
+  return String(decoding: out.bytes, as: UTF8.self)
+}
+
+/// `value / scale` with exactly `digits` decimals (`scale` is 10^digits): `3.624707`, `30.000`.
+func fixedPointText(_ value: Int64, scale: Int64, digits: Int) -> String {
+  let fraction = String(value.magnitude % UInt64(scale))
+  return (value < 0 ? "-" : "") + "\(value.magnitude / UInt64(scale))."
+    + String(repeating: "0", count: digits - fraction.count) + fraction
+}

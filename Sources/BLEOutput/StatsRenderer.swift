@@ -196,7 +196,7 @@ enum StatsJSON {
     out.append(",\"peer\":")
     AdvertisingJSON.appendAddress(row.ref.peer, into: &out)
     out.append(",\"role\":")
-    appendOptionalString(StatsText.role(row.ref.role), into: &out)
+    appendOptionalString(row.ref.roleName, into: &out)
     out.append(",\"connect_latency_ms\":")
     if let latency = row.connectLatencyMicroseconds {
       appendMilliseconds(latency, into: &out)
@@ -481,7 +481,7 @@ enum StatsText {
     for row in stats.connections {
       table.rows.append(
         [
-          "\(row.ref.id)", "0x" + hex(row.ref.handle), row.ref.peer?.description ?? "-", role(row.ref.role) ?? "-",
+          "\(row.ref.id)", "0x" + hex(row.ref.handle), row.ref.peer?.description ?? "-", row.ref.roleName ?? "-",
           row.connectLatencyMicroseconds.map(milliseconds) ?? "-", seconds(row.durationMicroseconds), "\(row.attPDUs)",
           outcomes(row.transactions.outcomes),
         ] + latencyCells(row.transactions.latency) + [
@@ -503,15 +503,6 @@ enum StatsText {
         ] + latencyCells(row.rtt))
     }
     return table
-  }
-
-  /// The local controller's role.
-  static func role(_ role: UInt8?) -> String? {
-    switch role {
-    case 0: "central"
-    case 1: "peripheral"
-    default: nil
-    }
   }
 
   // MARK: Histograms
@@ -550,11 +541,7 @@ enum StatsText {
 
   /// `< 0.1 ms`, `0.1–0.2 ms`, `20–50 ms`, `500–1000 ms`, `1–2 s`, `≥ 100 s`.
   static func label(_ bucket: Histogram.Bucket) -> String {
-    func text(_ microseconds: Int64, in unit: Int64) -> String {
-      var out = OutputBuffer(fd: -1, flushThreshold: 64)
-      out.appendMeasure(Double(microseconds) / Double(unit))
-      return String(decoding: out.bytes, as: UTF8.self)
-    }
+    func text(_ microseconds: Int64, in unit: Int64) -> String { measureText(Double(microseconds) / Double(unit)) }
     switch (bucket.lower, bucket.upper) {
     case (nil, let upper?): return "< " + text(upper, in: 1000) + " ms"
     case (let lower?, nil): return "≥ " + text(lower, in: 1_000_000) + " s"
@@ -569,18 +556,12 @@ enum StatsText {
 
   /// Milliseconds with three decimals, so that columns line up: `20.489`, `30.000`.
   static func milliseconds(_ microseconds: Int64) -> String {
-    fixed(microseconds, scale: 1000, digits: 3)
+    fixedPointText(microseconds, scale: 1000, digits: 3)
   }
 
   /// Seconds with three decimals.
   static func seconds(_ microseconds: Int64) -> String {
-    fixed(microseconds / 1000, scale: 1000, digits: 3)
-  }
-
-  static func fixed(_ value: Int64, scale: Int64, digits: Int) -> String {
-    let fraction = String(value.magnitude % UInt64(scale))
-    return (value < 0 ? "-" : "") + "\(value.magnitude / UInt64(scale))."
-      + String(repeating: "0", count: digits - fraction.count) + fraction
+    fixedPointText(microseconds / 1000, scale: 1000, digits: 3)
   }
 }
 

@@ -187,21 +187,7 @@ extension Transaction {
 /// Durations in milliseconds to the microsecond.
 enum Milliseconds {
   /// `20.489`, `30`, `4002.829`.
-  static func decimal(_ microseconds: Int64) -> String {
-    let sign = microseconds < 0 ? "-" : ""
-    let magnitude = microseconds.magnitude
-    var text = sign + String(magnitude / 1000)
-    var fraction = magnitude % 1000
-    guard fraction != 0 else { return text }
-    var digits = 3
-    while fraction % 10 == 0 {
-      fraction /= 10
-      digits -= 1
-    }
-    let digitsText = String(fraction)
-    text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
-    return text
-  }
+  static func decimal(_ microseconds: Int64) -> String { measureText(Double(microseconds) / 1000) }
 
   /// `20.489 ms`, or seconds from 10 s on: `4.003 s`.
   static func text(_ microseconds: Int64) -> String {
@@ -210,22 +196,34 @@ enum Milliseconds {
   }
 }
 
+/// A connection, or an attempt, in the order they began.
+enum TimelineItem {
+  case connection(ConnectionTimeline)
+  case attempt(ConnectionAttempt)
+}
+
+extension Timeline {
+  /// Connections and attempts in the order they began (a connection at its Create
+  /// Connection); `allAttempts: false` leaves out the attempts that made a connection.
+  func items(allAttempts: Bool) -> [TimelineItem] {
+    var items: [(frame: Int, item: TimelineItem)] =
+      connections.map { ($0.attempt?.create.frame ?? $0.first.frame, .connection($0)) }
+    items += attempts.filter { allAttempts || $0.connection == nil }.map { ($0.create.frame, .attempt($0)) }
+    return items.sorted { $0.frame < $1.frame }.map(\.item)
+  }
+}
+
 // MARK: - Text
 
 enum TimelineText {
   static func append(_ timeline: Timeline, verbose: Bool, into out: inout OutputBuffer) {
     let start = timeline.start ?? 0
-    // Connections and the attempts that made none, in the order they began.
-    var items: [(frame: Int, connection: ConnectionTimeline?, attempt: ConnectionAttempt?)] =
-      timeline.connections.map { ($0.attempt?.create.frame ?? $0.first.frame, $0, nil) }
-    items += timeline.attempts.filter { $0.connection == nil }.map { ($0.create.frame, nil, $0) }
-    items.sort { $0.frame < $1.frame }
+    let items = timeline.items(allAttempts: false)
     if items.isEmpty { out.append("no connections in the capture\n") }
     for item in items {
-      if let connection = item.connection {
-        appendConnection(connection, start: start, verbose: verbose, into: &out)
-      } else if let attempt = item.attempt {
-        appendAttempt(attempt, start: start, into: &out)
+      switch item {
+      case .connection(let connection): appendConnection(connection, start: start, verbose: verbose, into: &out)
+      case .attempt(let attempt): appendAttempt(attempt, start: start, into: &out)
       }
     }
   }
@@ -235,7 +233,7 @@ enum TimelineText {
     out.appendDecimal(c.ref.id)
     out.append("  handle 0x")
     out.appendHexDigits(UInt64(c.ref.handle), width: 4)
-    if let role = c.ref.role { out.append(role == 0 ? "  central" : "  peripheral") }
+    if let role = c.ref.roleName { out.append("  " + role) }
     if let peer = c.ref.peer {
       out.append(c.ref.role == 1 ? " ← " : " → ")
       out.append(peer.description)
@@ -247,7 +245,7 @@ enum TimelineText {
       out.append("  ")
       let mark = out.count
       out.append("+")
-      out.append(Seconds.text(event.at.timestamp - start))
+      out.append(fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
       out.padRight(from: mark, width: 13)
       out.append(" #")
       let frameMark = out.count
@@ -270,7 +268,7 @@ enum TimelineText {
     out.append("Attempt  ")
     out.append(attempt.command)
     if let peer = attempt.peer { out.append(" to " + peer.description) }
-    out.append(" at +" + Seconds.text(attempt.create.timestamp - start))
+    out.append(" at +" + fixedPointText(attempt.create.timestamp - start, scale: 1_000_000, digits: 6))
     out.append(" (#\(attempt.create.frame)): " + attempt.outcome.rawValue.replacing("_", with: " "))
     if let result = attempt.result, let latency = attempt.latencyMicroseconds {
       out.append(" after " + Milliseconds.text(latency) + " (#\(result.frame)")
@@ -294,11 +292,8 @@ enum TimelineText {
     func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     var text = count(transactions.count, "ATT request")
     if !outcomes.isEmpty { text += " (" + outcomes.joined(separator: ", ") + ")" }
-    let latencies = transactions.compactMap(\.latencyMicroseconds).sorted()
-    if !latencies.isEmpty {
-      text +=
-        ", median " + Milliseconds.text(latencies[(latencies.count - 1) / 2]) + ", max "
-        + Milliseconds.text(latencies.last!)
+    if let latency = LatencySummary(transactions.compactMap(\.latencyMicroseconds)) {
+      text += ", median " + Milliseconds.text(latency.median) + ", max " + Milliseconds.text(latency.max)
     }
     let notifications = c.attCounts[ATTOpcode.handleValueNotification.rawValue] ?? 0
     let indications = c.attCounts[ATTOpcode.handleValueIndication.rawValue] ?? 0
@@ -306,16 +301,6 @@ enum TimelineText {
       "; " + count(notifications, "notification") + ", " + count(indications, "indication") + "; "
       + count(c.pairs.count, "write→notify pair")
     return text
-  }
-}
-
-/// Seconds to the microsecond: `3.624707`, `-0.000500`.
-enum Seconds {
-  static func text(_ microseconds: Int64) -> String {
-    let magnitude = microseconds.magnitude
-    let fraction = String(magnitude % 1_000_000)
-    return (microseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "."
-      + String(repeating: "0", count: 6 - fraction.count) + fraction
   }
 }
 
@@ -367,55 +352,34 @@ struct TimelineJSON {
   func appendDocument(into out: inout OutputBuffer) {
     out.append("{\"schema_version\":")
     out.appendDecimal(schemaVersion)
-    out.append(",\"connections\":[")
-    var first = true
-    func comma(_ out: inout OutputBuffer) {
-      if !first { out.append(",") }
-      first = false
-    }
-    for (timeline, file) in timelines {
-      for connection in timeline.connections {
-        comma(&out)
-        Self.appendConnection(connection, file: file, start: timeline.start ?? 0, into: &out)
+    appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$2) }
+    appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, into: &$2) }
+    appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, into: &$2) }
+    appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, into: &$2) }
+    out.append("}\n")
+
+    /// `key`, then the items of every capture, each with its capture's file.
+    func appendSection<T>(
+      _ key: StaticString, _ items: (Timeline) -> [T], _ append: (T, String?, inout OutputBuffer) -> Void
+    ) {
+      out.append(key)
+      var first = true
+      for (timeline, file) in timelines {
+        for item in items(timeline) {
+          if !first { out.append(",") }
+          first = false
+          append(item, file, &out)
+        }
       }
+      out.append("]")
     }
-    out.append("],\"connection_attempts\":[")
-    first = true
-    for (timeline, file) in timelines {
-      for attempt in timeline.attempts {
-        comma(&out)
-        Self.appendAttempt(attempt, file: file, into: &out)
-      }
-    }
-    out.append("],\"transactions\":[")
-    first = true
-    for (timeline, file) in timelines {
-      for transaction in timeline.transactions {
-        comma(&out)
-        Self.appendTransaction(transaction, file: file, into: &out)
-      }
-    }
-    out.append("],\"pairs\":[")
-    first = true
-    for (timeline, file) in timelines {
-      for pair in timeline.pairs {
-        comma(&out)
-        Self.appendPair(pair, file: file, into: &out)
-      }
-    }
-    out.append("]}\n")
   }
 
   static func appendLines(_ timeline: Timeline, file: String?, into out: inout OutputBuffer) {
-    var items: [(frame: Int, connection: ConnectionTimeline?, attempt: ConnectionAttempt?)] =
-      timeline.connections.map { ($0.attempt?.create.frame ?? $0.first.frame, $0, nil) }
-    items += timeline.attempts.map { ($0.create.frame, nil, $0) }
-    items.sort { $0.frame < $1.frame }
-    for item in items {
-      if let connection = item.connection {
-        appendConnection(connection, file: file, start: timeline.start ?? 0, type: true, into: &out)
-      } else if let attempt = item.attempt {
-        appendAttempt(attempt, file: file, type: true, into: &out)
+    for item in timeline.items(allAttempts: true) {
+      switch item {
+      case .connection(let connection): appendConnection(connection, file: file, type: true, into: &out)
+      case .attempt(let attempt): appendAttempt(attempt, file: file, type: true, into: &out)
       }
       out.append("\n")
     }
@@ -440,14 +404,14 @@ struct TimelineJSON {
   }
 
   static func appendConnection(
-    _ c: ConnectionTimeline, file: String?, start: Int64, type: Bool = false, into out: inout OutputBuffer
+    _ c: ConnectionTimeline, file: String?, type: Bool = false, into out: inout OutputBuffer
   ) {
     var k = begin("connection", file, type, into: &out)
     k.integer("id", c.ref.id, into: &out)
     k.integer("adapter", c.ref.adapter, into: &out)
     k.integer("handle", c.ref.handle, into: &out)
     k.integer("generation", c.ref.generation, into: &out)
-    k.string("role", c.ref.role.map { $0 == 0 ? "central" : "peripheral" }, into: &out)
+    k.string("role", c.ref.roleName, into: &out)
     k.key("peer", into: &out)
     if let peer = c.ref.peer {
       var p = JSONKeys()

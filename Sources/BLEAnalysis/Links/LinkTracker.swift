@@ -17,6 +17,14 @@ public struct ConnectionRef: Hashable, Sendable {
   public var peerType: UInt8?
   /// 0 central, 1 peripheral (the local controller's role).
   public var role: UInt8?
+  /// `central` or `peripheral`.
+  public var roleName: String? {
+    switch role {
+    case 0: "central"
+    case 1: "peripheral"
+    default: nil
+    }
+  }
   /// LE or BR/EDR.
   public var isLE: Bool
 }

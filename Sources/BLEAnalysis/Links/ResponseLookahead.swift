@@ -110,8 +110,7 @@ public struct ResponseLookahead: ~Copyable {
       guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
       settle(sequence).pointee.analyzed.unansweredReason = request.reason
     }
-    while count > 0 { try releaseFirst(emit) }
-    pending = [:]
+    try releaseAll(emit)
   }
 
   /// Every held record goes out now, the requests still waiting without their answer:
