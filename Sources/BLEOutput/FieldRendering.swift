@@ -11,9 +11,11 @@ extension OutputBuffer {
 
   /// Bytes as contiguous lower-case hex (`0a1b2c`).
   public mutating func appendHexBytes(_ bytes: some Sequence<UInt8>) {
+    let contiguous: Void? = bytes.withContiguousStorageIfAvailable { appendHexBytes(UnsafeRawBufferPointer($0)) }
+    guard contiguous == nil else { return }
     for byte in bytes {
-      append(Self.hexDigits[Int(byte >> 4)])
-      append(Self.hexDigits[Int(byte & 0xF)])
+      append(Self.hexDigit(UInt64(byte >> 4)))
+      append(Self.hexDigit(UInt64(byte)))
     }
   }
 

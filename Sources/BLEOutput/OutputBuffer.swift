@@ -5,55 +5,86 @@
 /// Bytes on their way to a file descriptor: text and JSON are built here without
 /// intermediate Strings, and written in large blocks.
 public struct OutputBuffer: ~Copyable {
-  public private(set) var bytes: [UInt8] = []
+  private var storage: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  public private(set) var count = 0
   let fd: Int32
   let flushThreshold: Int
 
   public init(fd: Int32 = 1, flushThreshold: Int = 1 << 16) {
     self.fd = fd
     self.flushThreshold = flushThreshold
-    bytes.reserveCapacity(flushThreshold + 4096)
+    capacity = flushThreshold + 4096
+    storage = .allocate(capacity: capacity)
   }
+
+  deinit { storage.deallocate() }
+
+  /// What the buffer holds and has not written yet.
+  public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
   /// Writes everything out when the buffer is full; `force` writes it now.
   /// Returns false when the reader went away (EPIPE) or writing failed.
   @discardableResult
   public mutating func flush(force: Bool = false) -> Bool {
-    guard force || bytes.count >= flushThreshold, !bytes.isEmpty else { return true }
+    guard force || count >= flushThreshold, count > 0 else { return true }
     var done = 0
-    let total = bytes.count
-    while done < total {
-      let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, total - done) }
+    defer { count = 0 }
+    while done < count {
+      let written = write(fd, storage + done, count - done)
       if written < 0 {
         if errno == EINTR { continue }
-        bytes.removeAll(keepingCapacity: true)
         return false
       }
       done += written
     }
-    bytes.removeAll(keepingCapacity: true)
     return true
   }
 
-  @inline(__always) public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+  /// Room for `extra` more bytes, growing the storage when a record does not fit.
+  @inline(__always) private mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(count + extra) }
+  }
+
+  private mutating func grow(_ needed: Int) {
+    let larger = max(needed, capacity * 2)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+    moved.update(from: storage, count: count)
+    storage.deallocate()
+    storage = moved
+    capacity = larger
+  }
+
+  @inline(__always) public mutating func append(_ byte: UInt8) {
+    reserve(1)
+    storage[count] = byte
+    count += 1
+  }
 
   @inline(__always) public mutating func append(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   public mutating func append(contentsOf raw: UnsafeRawBufferPointer) {
-    bytes.append(contentsOf: raw)
+    guard let base = raw.baseAddress, !raw.isEmpty else { return }
+    reserve(raw.count)
+    (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
+    count += raw.count
   }
 
-  public mutating func append(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes.append(contentsOf: $0) }
+  public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+    for byte in bytes { append(byte) }
+  }
+
+  public mutating func append(_ text: borrowing String) {
+    let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: UnsafeRawBufferPointer($0)) }
+    if appended == nil { append(contentsOf: text.utf8) }
   }
 
   /// A decimal integer.
   public mutating func appendDecimal(_ value: Int) {
     if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
+      append(UInt8(ascii: "-"))
       appendDecimal(UInt64(value.magnitude))
     } else {
       appendDecimal(UInt64(value))
@@ -61,22 +92,22 @@ public struct OutputBuffer: ~Copyable {
   }
 
   public mutating func appendDecimal(_ value: UInt64, minimumDigits: Int = 1) {
-    var count = 1
+    var digits = 1
     var scale: UInt64 = 10
-    while count < 20, value >= scale {
-      count += 1
+    while digits < 20, value >= scale {
+      digits += 1
       scale = scale &* 10
     }
-    count = max(count, minimumDigits)
-    let end = bytes.count + count
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    digits = max(digits, minimumDigits)
+    reserve(digits)
     var rest = value
-    var index = end - 1
-    while rest > 0 {
-      bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+    var index = count + digits - 1
+    while index >= count {
+      storage[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
       rest /= 10
       index -= 1
     }
+    count += digits
   }
 
   /// Lower-case hex with `0x` and at least `width` digits.
@@ -86,17 +117,36 @@ public struct OutputBuffer: ~Copyable {
   }
 
   public mutating func appendHexDigits(_ value: UInt64, width: Int) {
-    var count = 1
-    while count < 16, value >> (4 * UInt64(count)) != 0 { count += 1 }
-    count = max(count, width)
-    for shift in stride(from: count - 1, through: 0, by: -1) {
-      bytes.append(Self.hexDigits[Int(value >> (4 * UInt64(shift)) & 0xF)])
+    var digits = 1
+    while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+    digits = max(digits, width)
+    reserve(digits)
+    for index in 0..<digits {
+      storage[count + index] = Self.hexDigit(value >> (4 * UInt64(digits - 1 - index)))
     }
+    count += digits
+  }
+
+  /// Two lower-case hex digits per byte, with no separator.
+  public mutating func appendHexBytes(_ raw: UnsafeRawBufferPointer) {
+    reserve(raw.count * 2)
+    var index = count
+    for byte in raw {
+      storage[index] = Self.hexDigit(UInt64(byte >> 4))
+      storage[index + 1] = Self.hexDigit(UInt64(byte))
+      index += 2
+    }
+    count = index
+  }
+
+  @inline(__always) static func hexDigit(_ value: UInt64) -> UInt8 {
+    let nibble = UInt8(truncatingIfNeeded: value) & 0xF
+    return nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
   }
 
   /// A JSON string literal, escaped.
   public mutating func appendJSONString(_ text: String) {
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): append("\\\"")
@@ -106,28 +156,31 @@ public struct OutputBuffer: ~Copyable {
       case 0x09: append("\\t")
       case 0..<0x20:
         append("\\u00")
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0xF)])
-      default: bytes.append(byte)
+        append(Self.hexDigit(UInt64(byte >> 4)))
+        append(Self.hexDigit(UInt64(byte)))
+      default: append(byte)
       }
     }
-    bytes.append(UInt8(ascii: "\""))
+    append(UInt8(ascii: "\""))
   }
 
   /// Pads with spaces on the left so that what follows `mark` is `width` wide.
   public mutating func padLeft(from mark: Int, width: Int) {
-    let written = bytes.count - mark
+    let written = count - mark
     guard written < width else { return }
-    bytes.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: width - written), at: mark)
+    let shift = width - written
+    reserve(shift)
+    (storage + mark + shift).update(from: storage + mark, count: written)
+    (storage + mark).update(repeating: UInt8(ascii: " "), count: shift)
+    count += shift
   }
 
   /// Pads with spaces on the right up to `width` since `mark`.
   public mutating func padRight(from mark: Int, width: Int) {
-    let written = bytes.count - mark
-    if written < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - written)) }
+    let written = count - mark
+    guard written < width else { return }
+    reserve(width - written)
+    (storage + count).update(repeating: UInt8(ascii: " "), count: width - written)
+    count += width - written
   }
-
-  public var count: Int { bytes.count }
-
-  static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -40,6 +40,57 @@ struct CaptureInputs {
     }
   }
 
+  struct OpenFailure: Error {
+    let message: String
+  }
+
+  /// A capture that opened, handed between threads: each is read by one thread at a time.
+  struct Opened: @unchecked Sendable {
+    let source: any RecordSource
+  }
+
+  /// Like `forEach`, with the files read on both cores: `analyze` runs on whichever
+  /// thread claims a file (`inOrder` when the file is the next one due, so its output
+  /// can go straight to stdout), and `render` gets each result in file order, on this
+  /// thread, followed by the file's notes and damage.
+  mutating func forEachInParallel<Result>(
+    into out: inout OutputBuffer,
+    analyze: @escaping @Sendable (_ path: String, Opened, _ inOrder: Bool) -> Result,
+    render: (String, Opened, Result, inout OutputBuffer) throws -> Void
+  ) throws {
+    let files = files
+    try ParallelFiles<Swift.Result<(Opened, Result), OpenFailure>>.run(
+      count: files.count,
+      work: { index, inOrder in
+        do {
+          let opened = Opened(source: try CaptureFile.open(files[index]))
+          return .success((opened, analyze(files[index], opened, inOrder)))
+        } catch {
+          return .failure(OpenFailure(message: "\(error)"))
+        }
+      },
+      deliver: { index, outcome in
+        let path = files[index]
+        let opened: Opened
+        let result: Result
+        switch outcome {
+        case .success(let read): (opened, result) = read
+        case .failure(let failure):
+          out.flush(force: true)
+          report(failure.message)
+          worst = max(worst, ExitStatus.unreadable)
+          return
+        }
+        try render(path, opened, result, &out)
+        out.flush(force: true)
+        for note in opened.source.notes { report("\(path): note: \(note)") }
+        if let damage = opened.source.damage {
+          report("\(path): warning: damaged: \(damage)")
+          worst = max(worst, ExitStatus.damaged)
+        }
+      })
+  }
+
   /// Reads every record of `source`, updating a progress line on stderr when it is a
   /// terminal and stdout is not. `each` returns false to stop early.
   static func read(

@@ -39,14 +39,17 @@ struct Devices: ParsableCommand {
     var renderer = DevicesRenderer(format: format, multipleFiles: files.count > 1)
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
-    try inputs.forEach(into: &out) { path, source, out in
+    try inputs.forEachInParallel(into: &out) { path, opened, _ in
       var decoder = RecordDecoder()
       var table = DeviceTable(resolver: AddressResolver(keys: keys))
-      CaptureInputs.read(source, label: path) { record in
+      CaptureInputs.read(opened.source, label: path) { record in
         table.add(record, decoder.decode(record))
         return true
       }
-      let devices = table.devices()
+      return (table, table.devices())
+    } render: { path, opened, result, out in
+      let (table, devices) = result
+      let source = opened.source
       renderer.render(path: path, format: source.formatDescription, devices, table: table, into: &out)
       guard out.flush() else { throw ExitCode.success }
       if table.droppedReports > 0 {

@@ -47,7 +47,7 @@ struct RecordOutputOptions: ParsableArguments {
   }
 
   /// An analyzer with the imported databases, the IRKs and the dissectors.
-  func analyzerFactory() throws -> () -> Analyzer {
+  func analyzerFactory() throws -> @Sendable () -> Analyzer {
     let imported = try importDB.load()
     let library = try dissectors.library()
     let keys = identityKeys.keys

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import ArgumentParser
 import BLEAnalysis
 import BLECapture
@@ -27,37 +30,98 @@ struct Show: ParsableCommand {
   mutating func run() throws {
     let compiled = try options.compiledFilter()
     let makeAnalyzer = try options.analyzerFactory()
+    let files = files
+    let format = options.format
+    let verbose = options.verbose
     var out = OutputBuffer()
-    var renderer = makeShowRenderer(options.format, verbose: options.verbose)
-    var output: MatchWriter?
     var inputs = CaptureInputs(files)
+    // One JSON document, or one -w file, takes the captures one after the other.
+    guard format == .json || options.write != nil else {
+      // Each capture's text or NDJSON stands alone: the captures are read on both
+      // cores, the one due next straight to stdout, the one after it into a temporary
+      // file that is copied out when its turn comes.
+      @Sendable func showAlone(_ path: String, _ source: any RecordSource, into out: inout OutputBuffer) -> Bool {
+        var renderer = makeShowRenderer(format, verbose: verbose)
+        let file = files.count > 1 ? path : nil
+        return (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, &renderer, nil, into: &out)) != nil
+      }
+      try inputs.forEachInParallel(into: &out) { path, opened, inOrder in
+        let spill = inOrder ? nil : tmpfile()
+        // Without a temporary file, the capture waits for its turn.
+        guard inOrder || spill != nil else { return Spilled(file: nil, completed: false, deferred: true) }
+        var own = OutputBuffer(fd: spill.map(fileno) ?? 1)
+        let completed = showAlone(path, opened.source, into: &own)
+        own.flush(force: true)
+        return Spilled(file: spill, completed: completed, deferred: false)
+      } render: { path, opened, spilled, out in
+        let completed = spilled.deferred ? showAlone(path, opened.source, into: &out) : spilled.completed
+        guard completed, spilled.copy(into: &out) else { throw ExitCode.success }
+      }
+      out.flush(force: true)
+      try inputs.exitIfFailed()
+      return
+    }
+    var renderer = makeShowRenderer(format, verbose: verbose)
+    var output: MatchWriter?
     try inputs.forEach(into: &out) { path, source, out in
       if output == nil { output = try options.matchWriter(for: source) }
-      renderer.beginCapture(
-        path: path, format: source.formatDescription, file: files.count > 1 ? path : nil, into: &out)
-      var summary = CaptureSummary()
-      var analyzer = makeAnalyzer()
-      // Requests wait in the lookahead for their answer; every record still comes out, in order.
-      var lookahead = ResponseLookahead()
-      func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
-        try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
-        // A closed stdout ends the run.
-        guard out.flush() else { throw ExitCode.success }
-      }
-      try CaptureInputs.read(source, label: path) { record in
-        let analyzed = analyzer.analyze(record)
-        summary.add(record, analyzed.decoded)
-        let start = summary.first ?? record.timestamp
-        try lookahead.push(record, analyzed) { try each($0, $1, start: start) }
-        return true
-      }
-      let start = summary.first ?? Timestamp(unixMicroseconds: 0)
-      try lookahead.finish(analyzer.finish()) { try each($0, $1, start: start) }
-      renderer.endCapture(summary, damage: source.damage, into: &out)
+      try Self.show(
+        path, source, file: files.count > 1 ? path : nil, makeAnalyzer(), compiled, &renderer, output, into: &out)
     }
     renderer.finish(into: &out)
     out.flush(force: true)
     try options.close(output)
     try inputs.exitIfFailed()
+  }
+
+  /// One capture, record by record. Throws `ExitCode.success` when stdout closed.
+  private static func show(
+    _ path: String, _ source: any RecordSource, file: String?, _ analyzer: Analyzer, _ compiled: Filter<FilterInput>?,
+    _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
+  ) throws {
+    var analyzer = analyzer
+    renderer.beginCapture(path: path, format: source.formatDescription, file: file, into: &out)
+    var summary = CaptureSummary()
+    // Requests wait in the lookahead for their answer; every record still comes out, in order.
+    var lookahead = ResponseLookahead()
+    func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
+      try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
+      // A closed stdout ends the run.
+      guard out.flush() else { throw ExitCode.success }
+    }
+    try CaptureInputs.read(source, label: path) { record in
+      let analyzed = analyzer.analyze(record)
+      summary.add(record, analyzed.decoded)
+      let start = summary.first ?? record.timestamp
+      try lookahead.push(record, analyzed) { try each($0, $1, start: start) }
+      return true
+    }
+    let start = summary.first ?? Timestamp(unixMicroseconds: 0)
+    try lookahead.finish(analyzer.finish()) { try each($0, $1, start: start) }
+    renderer.endCapture(summary, damage: source.damage, into: &out)
+  }
+}
+
+/// A capture's output written ahead into a temporary file (nil when it went straight
+/// to stdout), and whether it was written whole.
+private struct Spilled: @unchecked Sendable {
+  let file: UnsafeMutablePointer<FILE>?
+  let completed: Bool
+  /// Not read yet: no temporary file could be made.
+  let deferred: Bool
+
+  /// Copies the file to `out` and closes it; false when stdout closed.
+  func copy(into out: inout OutputBuffer) -> Bool {
+    guard let file else { return true }
+    defer { fclose(file) }
+    rewind(file)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    defer { chunk.deallocate() }
+    while true {
+      let count = fread(chunk.baseAddress, 1, chunk.count, file)
+      guard count > 0 else { return true }
+      out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+      guard out.flush() else { return false }
+    }
   }
 }

@@ -41,12 +41,15 @@ struct Stats: ParsableCommand {
     var renderer = StatsRenderer(format: format, multipleFiles: files.count > 1)
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
-    try inputs.forEach(into: &out) { path, source, out in
+    try inputs.forEachInParallel(into: &out) { path, opened, _ in
       var statistics = Statistics()
-      let timeline = context.timeline(of: source, label: path) { record, analyzed in
+      let timeline = context.timeline(of: opened.source, label: path) { record, analyzed in
         statistics.add(record, analyzed)
       }
       statistics.finish(timeline)
+      return statistics
+    } render: { path, opened, statistics, out in
+      let source = opened.source
       renderer.render(path: path, format: source.formatDescription, statistics, damage: source.damage, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }

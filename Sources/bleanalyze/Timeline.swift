@@ -44,8 +44,10 @@ struct TimelineCommand: ParsableCommand {
     var out = OutputBuffer()
     var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
     var inputs = CaptureInputs(files)
-    try inputs.forEach(into: &out) { path, source, out in
-      renderer.render(path: path, context.timeline(of: source, label: path), into: &out)
+    try inputs.forEachInParallel(into: &out) { path, opened, _ in
+      context.timeline(of: opened.source, label: path)
+    } render: { path, _, timeline, out in
+      renderer.render(path: path, timeline, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

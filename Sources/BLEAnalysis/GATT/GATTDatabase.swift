@@ -60,31 +60,33 @@ public struct GATTCharacteristic: Hashable, Sendable {
 }
 
 /// What one attribute handle is, as far as discovery tells.
-public struct GATTAttribute: Hashable, Sendable {
+/// Immutable and shared: every record about a handle holds the same instance, so
+/// passing it along costs one reference count, not four strings.
+public final class GATTAttribute: Hashable, Sendable {
   public enum Kind: String, Hashable, Sendable {
     case service, include, characteristic, value, descriptor
   }
 
-  public var kind: Kind
+  public let kind: Kind
   /// The attribute type: the declaration UUID (0x2800–0x2803), the characteristic's
   /// UUID for its value, or the descriptor's UUID. Nil for a handle inside a
   /// characteristic whose descriptors were not discovered.
-  public var uuid: BluetoothUUID?
-  public var service: BluetoothUUID?
-  public var characteristic: BluetoothUUID?
+  public let uuid: BluetoothUUID?
+  public let service: BluetoothUUID?
+  public let characteristic: BluetoothUUID?
   /// The handle of the service's declaration, and the characteristic's value handle:
   /// which service and characteristic these are when a server has two of one UUID.
-  public var serviceHandle: UInt16?
-  public var valueHandle: UInt16?
+  public let serviceHandle: UInt16?
+  public let valueHandle: UInt16?
   /// The texts output and filters use, made once per handle: the UUID (`2a37`), the
   /// service's and characteristic's names (else their UUIDs), and a label for the
   /// handle (`Client Characteristic Configuration of Heart Rate Measurement`).
-  public private(set) var uuidText: String?
-  public private(set) var serviceName: String?
-  public private(set) var characteristicName: String?
-  public private(set) var label: String?
+  public let uuidText: String?
+  public let serviceName: String?
+  public let characteristicName: String?
+  public let label: String?
   /// The Dissectors/ format of a value or descriptor that has one with fields.
-  public private(set) var format: DissectorFormat?
+  public let format: DissectorFormat?
 
   init(
     kind: Kind, uuid: BluetoothUUID?, service: GATTService?, characteristic: GATTCharacteristic? = nil,
@@ -100,16 +102,27 @@ public struct GATTAttribute: Hashable, Sendable {
     serviceName = self.service.map(names.displayName(of:))
     characteristicName = self.characteristic.map(names.displayName(of:))
     if let uuid {
-      label = names.displayName(of: uuid)
-      if kind == .descriptor || kind == .characteristic, let characteristicName {
-        label! += " of " + characteristicName
-      }
+      let name = names.displayName(of: uuid)
+      let ofCharacteristic = kind == .descriptor || kind == .characteristic
+      label = ofCharacteristic ? characteristicName.map { name + " of " + $0 } ?? name : name
     } else {
       label = characteristicName
     }
-    if kind == .value || kind == .descriptor, let uuid, let format = names.format(for: uuid), !format.fields.isEmpty {
-      self.format = format
-    }
+    let format = uuid.flatMap { kind == .value || kind == .descriptor ? names.format(for: $0) : nil }
+    self.format = format?.fields.isEmpty == false ? format : nil
+  }
+
+  public static func == (a: GATTAttribute, b: GATTAttribute) -> Bool {
+    a === b
+      || (a.kind == b.kind && a.uuid == b.uuid && a.service == b.service && a.characteristic == b.characteristic
+        && a.serviceHandle == b.serviceHandle && a.valueHandle == b.valueHandle && a.format == b.format)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(kind)
+    hasher.combine(uuid)
+    hasher.combine(serviceHandle)
+    hasher.combine(valueHandle)
   }
 }
 

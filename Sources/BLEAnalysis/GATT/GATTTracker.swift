@@ -49,6 +49,8 @@ public struct GATTTracker {
   struct Bearer: Hashable {
     var connection: Int
     var cid: UInt16
+
+    func hash(into hasher: inout Hasher) { hasher.combine(UInt64(truncatingIfNeeded: connection) << 16 | UInt64(cid)) }
   }
 
   struct LinkState {
@@ -81,23 +83,25 @@ public struct GATTTracker {
     let key = serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver)
     let index = server(for: key)
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
-    // Out of the array while it changes, so its tables are not copied.
-    var database = servers[index].database
-    servers[index].database = GATTDatabase()
-    defer { servers[index].database = database }
-    let decoded = analyzed.decoded
-    decoded.withPayloadBytes(record) { bytes in
-      learn(att, bytes, analyzed.exchange, into: &database)
+    // The payload's bytes without copying the decoded record: only a reassembled PDU
+    // lives outside the record.
+    let reassembled = analyzed.decoded.reassembled
+    let payload = { (body: (UnsafeRawBufferPointer) -> Void) in
+      if let reassembled { reassembled.withUnsafeBytes(body) } else { body(UnsafeRawBufferPointer(record.bytes)) }
+    }
+    payload { bytes in
+      // The database changes in place in the array, so its tables are not copied.
+      Self.learn(att, bytes, analyzed.exchange, into: &servers[index].database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
-        analyzed.attribute = database.lookup(handle, names: library)
+        analyzed.attribute = servers[index].database.lookup(handle, names: library)
       }
-      assemble(record, att, bytes, bearer, database, &analyzed)
+      assemble(record, att, bytes, bearer, server: index, &analyzed)
       decodeValue(att, bytes, &analyzed)
       if att.opcode == .handleValueIndication, analyzed.attribute?.uuid == Self.serviceChanged,
         case .handleValue(_, let value) = att.parameters, let start = bytes.littleEndianUInt16(at: value.start),
         let end = bytes.littleEndianUInt16(at: value.start + 2), value.count >= 4, start <= end
       {
-        database.invalidate(start...end)
+        servers[index].database.invalidate(start...end)
       }
     }
   }
@@ -172,7 +176,7 @@ public struct GATTTracker {
   // MARK: - Discovery
 
   /// Adds what a discovery response says to `database` (Core 6.0, Vol 3, Part G, 4.4–4.7).
-  private func learn(
+  private static func learn(
     _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ exchange: ATTExchange?, into database: inout GATTDatabase
   ) {
     let type = exchange?.requestType?.shortValue
@@ -225,7 +229,7 @@ public struct GATTTracker {
   }
 
   /// The offsets of the whole `size`-byte entries of `list`.
-  private func entries(_ bytes: UnsafeRawBufferPointer, _ list: ByteRange, size: Int) -> StrideTo<Int> {
+  private static func entries(_ bytes: UnsafeRawBufferPointer, _ list: ByteRange, size: Int) -> StrideTo<Int> {
     let span = bytes.bounds(of: list)
     guard size > 0 else { return stride(from: 0, to: 0, by: 1) }
     return stride(from: span.lowerBound, to: span.upperBound - size + 1, by: size)
@@ -237,7 +241,7 @@ public struct GATTTracker {
   /// (or an Error Response to a Read Blob); prepared writes with an Execute Write
   /// Request that writes (Core 6.0, Vol 3, Part G, 4.8.3 and 4.9.4).
   private mutating func assemble(
-    _ record: Record, _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ bearer: Bearer, _ database: GATTDatabase,
+    _ record: Record, _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ bearer: Bearer, server: Int,
     _ analyzed: inout AnalyzedRecord
   ) {
     let full = Int(analyzed.mtu ?? ATTPDU.minimumMTU) - 1
@@ -284,7 +288,7 @@ public struct GATTTracker {
         if index == nil {
           values.append(
             AssembledValue(
-              handle: part.handle, value: [], frames: [], attribute: database.attribute(at: part.handle, names: library)
+              handle: part.handle, value: [], frames: [], attribute: servers[server].database.attribute(at: part.handle, names: library)
             ))
           index = values.count - 1
         }

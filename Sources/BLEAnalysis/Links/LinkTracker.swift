@@ -124,6 +124,10 @@ public struct LinkTracker {
   struct LinkKey: Hashable {
     var adapter: UInt16?
     var handle: UInt16
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(UInt64(handle) | (adapter.map { UInt64($0) | 1 << 16 } ?? 0) << 16)
+    }
   }
 
   /// One flow of ATT transactions: a client's requests and a server's indications are
@@ -134,6 +138,10 @@ public struct LinkTracker {
     /// The direction of the request or indication waiting for its answer.
     var direction: Direction?
     var indication: Bool
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(ACLKey(adapter: nil, handle: cid, direction: direction).packed << 1 | (indication ? 1 : 0))
+    }
   }
 
   struct Outstanding {
@@ -179,13 +187,22 @@ public struct LinkTracker {
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
     if let acl = decoded.acl {
       let key = LinkKey(adapter: record.adapter, handle: acl.handle)
-      if links[key] == nil {
+      // One lookup per record; the link is then changed in place, so its tables are not copied.
+      let index: Dictionary<LinkKey, Link>.Index
+      if let known = links.index(forKey: key) {
+        index = known
+      } else {
         // Up before the capture started: its peer and MTU are unknown.
         links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, generation: 0, isLE: true))
+        index = links.index(forKey: key)!
       }
-      analyzed.conn = links[key]?.ref
-      if decoded.att != nil { trackATT(record, key, &analyzed) }
-      if let smp = decoded.smp { trackSMP(smp, key, &analyzed) }
+      analyzed.conn = links.values[index].ref
+      if let att = decoded.att, let l2cap = decoded.l2cap,
+        let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
+      {
+        nextDeadline = min(nextDeadline, deadline)
+      }
+      if let smp = decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
     } else if hci.type == .event || hci.type == .command {
       trackControl(record, hci, &analyzed)
     }
@@ -282,9 +299,10 @@ public struct LinkTracker {
 
   // MARK: - ATT
 
-  private mutating func trackATT(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
-    guard let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap, var link = links[key] else { return }
-    defer { links[key] = link }
+  /// Returns when a request that went out times out.
+  private static func trackATT(
+    _ record: Record, _ att: ATTPDU, _ l2cap: L2CAPLayer, _ link: inout Link, _ analyzed: inout AnalyzedRecord
+  ) -> Int64? {
     let time = record.timestamp.unixMicroseconds
     let fixedChannel = l2cap.cid == L2CAPChannelID.attribute.rawValue
     if let mtu = fixedChannel ? link.effectiveMTU : l2cap.channelMTU {
@@ -315,40 +333,41 @@ public struct LinkTracker {
       }
       link.outstanding[bearer] = outstanding
       analyzed.awaitsAnswer = true
-      nextDeadline = min(nextDeadline, time + Self.transactionTimeoutMicroseconds)
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
+      return time + transactionTimeoutMicroseconds
     case .response, .confirmation, .error:
       let bearer = Bearer(
         cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent },
         indication: att.opcode.kind == .confirmation)
-      guard let request = link.outstanding[bearer] else { return }
+      guard let request = link.outstanding[bearer] else { return nil }
       let answered: UInt8? =
         switch att.opcode.kind {
         case .response(let request): request
         case .confirmation: ATTOpcode.handleValueIndication.rawValue
         default: att.requestOpcode?.rawValue
         }
-      guard answered == nil || answered == request.opcode else { return }
+      guard answered == nil || answered == request.opcode else { return nil }
       link.outstanding[bearer] = nil
       analyzed.exchange = ATTExchange(
         requestFrame: request.frame, requestOpcode: request.opcode, handle: request.handle,
         latencyMicroseconds: time - request.timestamp, requestType: request.type, requestValue: request.value,
         requestOffset: request.offset)
       if fixedChannel, let serverMTU = att.mtu, let clientMTU = link.clientMTU {
-        link.effectiveMTU = max(Self.defaultLEMTU, min(clientMTU, serverMTU))
+        link.effectiveMTU = max(defaultLEMTU, min(clientMTU, serverMTU))
       }
     default:
       break
     }
+    return nil
   }
 
   // MARK: - SMP
 
-  private mutating func trackSMP(_ smp: SMPPDU, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+  private static func trackSMP(_ smp: SMPPDU, _ link: inout Link, _ analyzed: inout AnalyzedRecord) {
     guard let features = smp.pairingFeatures else { return }
     if smp.code == .pairingRequest {
-      links[key]?.pairingRequest = features
-    } else if smp.code == .pairingResponse, let request = links[key]?.pairingRequest {
+      link.pairingRequest = features
+    } else if smp.code == .pairingResponse, let request = link.pairingRequest {
       analyzed.pairingMethod = SMPPairingMethod.infer(request: request, response: features)
     }
   }

@@ -103,11 +103,18 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public var isKnown: Bool { Self.rowIndex[Int(rawValue)] >= 0 }
 
   /// The spec name (`Exchange MTU Request`), or `Unknown (0x7f)`.
-  public var name: String { row?.name ?? "Unknown (0x" + hex(rawValue) + ")" }
+  public var name: String {
+    let index = Self.rowIndex[Int(rawValue)]
+    return index < 0 ? "Unknown (0x" + hex(rawValue) + ")" : Self.table[Int(index)].name
+  }
 
   public var description: String { name }
 
-  public var kind: Kind { row?.kind ?? .unknown }
+  public var kind: Kind {
+    // One field of the row: copying the whole row would retain its name and parser.
+    let index = Self.rowIndex[Int(rawValue)]
+    return index < 0 ? .unknown : Self.table[Int(index)].kind
+  }
 
   /// Bits 0–5: the method.
   public var method: UInt8 { rawValue & 0x3F }

@@ -56,6 +56,8 @@ extension DecodedRecord {
 public struct ReassemblyGroup: Hashable, Sendable {
   public var key: ACLKey
   public var cid: UInt16
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(key.packed ^ UInt64(cid) << 18) }
 }
 
 public enum ReassemblyRole: Hashable, Sendable {

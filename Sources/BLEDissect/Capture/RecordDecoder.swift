@@ -112,28 +112,31 @@ public struct RecordDecoder {
     let cut = record.originalLength - record.bytes.count
     let result = aclReassembler.add(
       key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &decoded.diagnostics)
+    // Most PDUs fit one fragment: the pending table is touched only when one does not.
     var fragments = 1
+    var group: ReassemblyGroup?
     if isStart {
-      let cid = fragment.littleEndianUInt16(at: 2) ?? 0xFFFF
-      pending[key] = (ReassemblyGroup(key: key, cid: cid), 1)
-    } else if let entry = pending[key] {
+      group = ReassemblyGroup(key: key, cid: fragment.littleEndianUInt16(at: 2) ?? 0xFFFF)
+    } else if !pending.isEmpty, let entry = pending[key] {
       fragments = entry.fragments + 1
-      pending[key]?.fragments = fragments
+      group = entry.group
     }
-    let group = pending[key]?.group
+    if case .needMoreData = result {
+      if let group {
+        pending[key] = (group, fragments)
+        decoded.reassembly = isStart && !pendingSDUs.contains(group) ? .first(group) : .part(group)
+      }
+      return
+    }
+    if !pending.isEmpty { pending[key] = nil }
     switch result {
-    case .needMoreData:
-      if let group { decoded.reassembly = isStart && !pendingSDUs.contains(group) ? .first(group) : .part(group) }
-    case .dropped:
-      pending[key] = nil
+    case .needMoreData, .dropped: break
     case .complete(let isCut):
-      pending[key] = nil
       let start = fragment.baseAddress.map { $0 - UnsafeRawPointer(record.bytes.baseAddress!) } ?? 0
       decodeL2CAP(
         UnsafeRawBufferPointer(record.bytes), pduStart: start, key: key, group: group, fragments: 1, isCut: isCut,
         into: &decoded)
     case .reassembled(let bytes, let isCut):
-      pending[key] = nil
       decoded.reassembled = bytes
       bytes.withUnsafeBytes { buffer in
         decodeL2CAP(

@@ -43,9 +43,10 @@ public enum AssignedNumbers {
   static func table<Key: Hashable>(_ file: String, key: (Substring) -> Key?) -> [Key: String] {
     let text = BuiltinFiles.all.first { $0.path == "assigned-numbers/" + file }?.text ?? ""
     var result: [Key: String] = [:]
-    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-      guard let tab = line.firstIndex(of: "\t"), let k = key(line[..<tab]) else { continue }
-      result[k] = String(line[line.index(after: tab)...])
+    // Over UTF-8 code units: splitting by Character would break graphemes on every line.
+    for line in text.utf8.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+      guard let tab = line.firstIndex(of: UInt8(ascii: "\t")), let k = key(Substring(line[..<tab])) else { continue }
+      result[k] = String(Substring(line[line.index(after: tab)...]))
     }
     return result
   }

@@ -13,6 +13,20 @@ public struct ACLKey: Hashable, Sendable {
     self.handle = handle
     self.direction = direction
   }
+
+  /// One word to hash: dictionaries keyed by connection are on every record's path.
+  public var packed: UInt64 {
+    let adapterBits = adapter.map { UInt64($0) | 1 << 16 } ?? 0
+    let directionBits: UInt64 =
+      switch direction {
+      case .sent: 1
+      case .received: 2
+      case nil: 0
+      }
+    return adapterBits << 32 | UInt64(handle) << 2 | directionBits
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(packed) }
 }
 
 /// What became of one ACL fragment.
@@ -114,7 +128,7 @@ public struct ACLReassembler {
   private mutating func addStart(
     _ key: ACLKey, fragment: UnsafeRawBufferPointer, size: Int, diagnostics: inout [Diagnostic]
   ) -> ACLReassembly {
-    if let old = pending.removeValue(forKey: key) {
+    if !pending.isEmpty, let old = pending.removeValue(forKey: key) {
       if !old.discarding {
         let expected = old.expected.map { "\($0)" } ?? "an unknown number of"
         diagnostics.append(
