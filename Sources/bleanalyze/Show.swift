@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import BLEAnalysis
 import BLECapture
 import BLEDissect
 import BLEOutput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(

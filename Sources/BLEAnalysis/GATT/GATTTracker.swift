@@ -288,7 +288,8 @@ public struct GATTTracker {
         if index == nil {
           values.append(
             AssembledValue(
-              handle: part.handle, value: [], frames: [], attribute: servers[server].database.attribute(at: part.handle, names: library)
+              handle: part.handle, value: [], frames: [],
+              attribute: servers[server].database.attribute(at: part.handle, names: library)
             ))
           index = values.count - 1
         }
