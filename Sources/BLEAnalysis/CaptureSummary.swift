@@ -8,7 +8,9 @@ public struct CaptureSummary: Sendable {
   public private(set) var first: Timestamp?
   public private(set) var last: Timestamp?
   /// Records per data-contract type name (`command`, `event`, `acl`, `new_index`…).
-  public private(set) var byType: [String: Int] = [:]
+  public var byType: [String: Int] { Dictionary(uniqueKeysWithValues: typeCounts.lazy.map { ($0.name, $0.count) }) }
+  /// A handful of names at most: a list searched in order beats hashing a string per record.
+  private var typeCounts: [(name: String, count: Int)] = []
   public private(set) var cutBySource = 0
   public private(set) var withDiagnostics = 0
 
@@ -18,7 +20,12 @@ public struct CaptureSummary: Sendable {
     records += 1
     if first == nil { first = record.timestamp }
     last = record.timestamp
-    byType[decoded.typeName, default: 0] += 1
+    let name = decoded.typeName
+    if let index = typeCounts.firstIndex(where: { $0.name == name }) {
+      typeCounts[index].count += 1
+    } else {
+      typeCounts.append((name, 1))
+    }
     if record.isCutBySource { cutBySource += 1 }
     if !decoded.diagnostics.isEmpty { withDiagnostics += 1 }
   }

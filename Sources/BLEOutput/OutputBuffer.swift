@@ -92,22 +92,22 @@ public struct OutputBuffer: ~Copyable {
   }
 
   public mutating func appendDecimal(_ value: UInt64, minimumDigits: Int = 1) {
-    var digits = 1
-    var scale: UInt64 = 10
-    while digits < 20, value >= scale {
-      digits += 1
-      scale = scale &* 10
+    if value < 10 && minimumDigits <= 1 { return append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)) }
+    // Digits from the last, into a scratch buffer on the stack.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { scratch in
+      var index = scratch.count
+      var rest = value
+      repeat {
+        index -= 1
+        scratch[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest > 0
+      while scratch.count - index < min(minimumDigits, scratch.count) {
+        index -= 1
+        scratch[index] = UInt8(ascii: "0")
+      }
+      append(contentsOf: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: scratch[index...])))
     }
-    digits = max(digits, minimumDigits)
-    reserve(digits)
-    var rest = value
-    var index = count + digits - 1
-    while index >= count {
-      storage[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-      rest /= 10
-      index -= 1
-    }
-    count += digits
   }
 
   /// Lower-case hex with `0x` and at least `width` digits.
@@ -130,14 +130,26 @@ public struct OutputBuffer: ~Copyable {
   /// Two lower-case hex digits per byte, with no separator.
   public mutating func appendHexBytes(_ raw: UnsafeRawBufferPointer) {
     reserve(raw.count * 2)
+    let pairs = Self.hexPairs.utf8Start
     var index = count
     for byte in raw {
-      storage[index] = Self.hexDigit(UInt64(byte >> 4))
-      storage[index + 1] = Self.hexDigit(UInt64(byte))
+      (storage + index).update(from: pairs + Int(byte) * 2, count: 2)
       index += 2
     }
     count = index
   }
+
+  /// Every byte's two hex digits, in order.
+  private static let hexPairs: StaticString = """
+    000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\
+    202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\
+    404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f\
+    606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f\
+    808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f\
+    a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf\
+    c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf\
+    e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+    """
 
   @inline(__always) static func hexDigit(_ value: UInt64) -> UInt8 {
     let nibble = UInt8(truncatingIfNeeded: value) & 0xF
@@ -145,23 +157,39 @@ public struct OutputBuffer: ~Copyable {
   }
 
   /// A JSON string literal, escaped.
-  public mutating func appendJSONString(_ text: String) {
+  public mutating func appendJSONString(_ text: borrowing String) {
     append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): append("\\\"")
-      case UInt8(ascii: "\\"): append("\\\\")
-      case 0x0A: append("\\n")
-      case 0x0D: append("\\r")
-      case 0x09: append("\\t")
-      case 0..<0x20:
-        append("\\u00")
-        append(Self.hexDigit(UInt64(byte >> 4)))
-        append(Self.hexDigit(UInt64(byte)))
-      default: append(byte)
-      }
+    let appended: Void? = text.utf8.withContiguousStorageIfAvailable { appendJSONEscaped(UnsafeRawBufferPointer($0)) }
+    if appended == nil {
+      for byte in text.utf8 { appendJSONEscaped(byte) }
     }
     append(UInt8(ascii: "\""))
+  }
+
+  /// Runs of bytes that need no escape go in one copy.
+  private mutating func appendJSONEscaped(_ raw: UnsafeRawBufferPointer) {
+    var runStart = 0
+    for (index, byte) in raw.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart..<index]))
+      appendJSONEscaped(byte)
+      runStart = index + 1
+    }
+    append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart...]))
+  }
+
+  private mutating func appendJSONEscaped(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""): append("\\\"")
+    case UInt8(ascii: "\\"): append("\\\\")
+    case 0x0A: append("\\n")
+    case 0x0D: append("\\r")
+    case 0x09: append("\\t")
+    case 0..<0x20:
+      append("\\u00")
+      append(Self.hexDigit(UInt64(byte >> 4)))
+      append(Self.hexDigit(UInt64(byte)))
+    default: append(byte)
+    }
   }
 
   /// Pads with spaces on the left so that what follows `mark` is `width` wide.

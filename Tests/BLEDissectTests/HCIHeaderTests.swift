@@ -84,7 +84,7 @@ struct HCIHeaderFixture: CustomTestStringConvertible, Sendable {
   }
 
   @Test func packetTypeNamesAreUniqueAndUnknownSurvives() {
-    let names = HCIPacketType.table.values
+    let names = HCIPacketType.table.compactMap { $0 }
     #expect(Set(names).count == names.count)
     #expect(HCIPacketType(rawValue: 0x06).name == "unknown_0x06")
   }

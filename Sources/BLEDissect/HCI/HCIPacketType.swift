@@ -15,13 +15,15 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable {
   /// HCI ISO Data packet
   public static let iso = Self(rawValue: 0x05)
 
-  /// The data-contract name (`hci.type`) of each known type.
-  static let table: [HCIPacketType: String] = [
-    .command: "command", .acl: "acl", .sco: "sco", .event: "event", .iso: "iso",
-  ]
+  /// The data-contract name (`hci.type`) of each known type, by value (0 is not one).
+  static let table: [String?] = [nil, "command", "acl", "sco", "event", "iso"]
 
   /// `command`, `acl`, `sco`, `event`, `iso`, or `unknown_0x06`.
-  public var name: String { Self.table[self] ?? "unknown_0x" + hex(rawValue) }
+  public var name: String {
+    Int(rawValue) < Self.table.count ? Self.table[Int(rawValue)] ?? Self.unknownName(rawValue) : Self.unknownName(rawValue)
+  }
+
+  private static func unknownName(_ value: UInt8) -> String { "unknown_0x" + hex(value) }
 }
 
 /// Lower-case hex with every digit of the type's width (`0x` not included).
