@@ -169,7 +169,8 @@ public struct OutputBuffer: ~Copyable {
   /// Runs of bytes that need no escape go in one copy.
   private mutating func appendJSONEscaped(_ raw: UnsafeRawBufferPointer) {
     var runStart = 0
-    for (index, byte) in raw.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+    for (index, byte) in raw.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    {
       append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[runStart..<index]))
       appendJSONEscaped(byte)
       runStart = index + 1

@@ -45,6 +45,7 @@ public struct GATTTracker {
   /// address resolves to an identity mid-connection (pairing after discovery).
   private var peerKeys: [Int: GATTServerKey] = [:]
   private var firstResolved: [[UInt8]: DeviceAddress] = [:]
+  private var lastServer: (key: GATTServerKey, index: Int)?
 
   struct Bearer: Hashable {
     var connection: Int
@@ -155,18 +156,26 @@ public struct GATTTracker {
       firstResolved[key.irk] = peer
     }
     let key = GATTServerKey(address: peer, isLocal: false)
-    if let previous = peerKeys[conn.id], previous != key, let index = serverIndex[previous], serverIndex[key] == nil {
+    let previous = peerKeys[conn.id]
+    guard previous != key else { return key }
+    if let previous, let index = serverIndex[previous], serverIndex[key] == nil {
       // The same server, now known by its identity: rename what was learned so far.
       servers[index].key = key
       serverIndex[previous] = nil
       serverIndex[key] = index
+      lastServer = nil
     }
     peerKeys[conn.id] = key
     return key
   }
 
   private mutating func server(for key: GATTServerKey) -> Int {
-    if let index = serverIndex[key] { return index }
+    // Records come in runs on one connection: the last server found is likely the next.
+    if let lastServer, lastServer.key == key { return lastServer.index }
+    if let index = serverIndex[key] {
+      lastServer = (key, index)
+      return index
+    }
     let database = key.address.flatMap { imported[$0] } ?? GATTDatabase()
     servers.append(GATTServer(key: key, database: database))
     serverIndex[key] = servers.count - 1

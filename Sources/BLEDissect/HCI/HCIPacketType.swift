@@ -20,7 +20,8 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable {
 
   /// `command`, `acl`, `sco`, `event`, `iso`, or `unknown_0x06`.
   public var name: String {
-    Int(rawValue) < Self.table.count ? Self.table[Int(rawValue)] ?? Self.unknownName(rawValue) : Self.unknownName(rawValue)
+    Int(rawValue) < Self.table.count
+      ? Self.table[Int(rawValue)] ?? Self.unknownName(rawValue) : Self.unknownName(rawValue)
   }
 
   private static func unknownName(_ value: UInt8) -> String { "unknown_0x" + hex(value) }
