@@ -181,11 +181,11 @@ public struct LinkTracker {
   /// The default ATT_MTU of an LE link (Core 6.0, Vol 3, Part F, 3.2.8).
   static let defaultLEMTU: UInt16 = 23
 
-  public mutating func analyze(_ record: Record, _ decoded: DecodedRecord) -> AnalyzedRecord {
+  public mutating func analyze(_ record: Record, _ decoded: consuming DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
-    guard let hci = decoded.hci else { return analyzed }
+    guard let hci = analyzed.decoded.hci else { return analyzed }
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
-    if let acl = decoded.acl {
+    if let acl = analyzed.decoded.acl {
       let key = LinkKey(adapter: record.adapter, handle: acl.handle)
       // One lookup per record; the link is then changed in place, so its tables are not copied.
       let index: Dictionary<LinkKey, Link>.Index
@@ -197,12 +197,12 @@ public struct LinkTracker {
         index = links.index(forKey: key)!
       }
       analyzed.conn = links.values[index].ref
-      if let att = decoded.att, let l2cap = decoded.l2cap,
+      if let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap,
         let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
       {
         nextDeadline = min(nextDeadline, deadline)
       }
-      if let smp = decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
+      if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
     } else if hci.type == .event || hci.type == .command {
       trackControl(record, hci, &analyzed)
     }

@@ -74,7 +74,7 @@ public struct ResponseLookahead: ~Copyable {
 
   /// Takes the next record; `emit` gets every record that can go out now, in order.
   public mutating func push(
-    _ record: Record, _ analyzed: AnalyzedRecord, _ emit: (Record, AnalyzedRecord) throws -> Void
+    _ record: Record, _ analyzed: consuming AnalyzedRecord, _ emit: (Record, AnalyzedRecord) throws -> Void
   ) rethrows {
     if count == 0 && !analyzed.awaitsAnswer {
       return try emit(record, analyzed)
