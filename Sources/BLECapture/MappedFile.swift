@@ -35,6 +35,21 @@ final class MappedFile {
     if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
   }
 
+  /// Where the pages already given back end.
+  private var released = 0
+  /// Given back in steps of this many bytes (a multiple of any page size).
+  static let releaseStep = 8 << 20
+
+  /// Gives back the memory of the pages before `offset`, which a reader has gone past,
+  /// so that a long file's resident size stays flat. The mapping stays: a page read
+  /// again comes back from the file, unchanged.
+  @inline(__always) func release(before offset: Int) {
+    guard offset - released >= 2 * Self.releaseStep else { return }
+    let end = offset - Self.releaseStep
+    _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + released), end - released, MADV_DONTNEED)
+    released = end
+  }
+
   static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 

@@ -63,6 +63,7 @@ final class PacketLoggerReader: RecordSource {
   func next() -> Record? {
     let bytes = file.bytes
     let start = offset
+    file.release(before: start)
     let available = bytes.count - start
     guard available > 0, damage == nil else { return nil }
     guard available >= 13 else {
