@@ -3,7 +3,8 @@
 //   bench-run COMMAND [ARGUMENT...]
 //
 // The command's stdout goes to /dev/null and its stderr is inherited; this program
-// prints "WALL_NANOSECONDS MAX_RSS_KB EXIT_STATUS" (exit status 128+N for signal N).
+// prints "WALL_NANOSECONDS MAX_RSS_KB EXIT_STATUS CPU_MICROSECONDS" (exit status
+// 128+N for signal N; CPU is user plus system time of the command).
 // It exists because ru_maxrss counts the memory of whatever process called exec:
 // spawned straight from the Python script (vfork), the child reported the script's
 // own peak. A fork from this small process starts the child near zero.
@@ -56,4 +57,7 @@ while wait4(pid, &status, 0, &usage) < 0 {
 let wall = now() - start
 let terminatedBySignal = status & 0x7f
 let code = terminatedBySignal == 0 ? Int((status >> 8) & 0xff) : 128 + Int(terminatedBySignal)
-print("\(wall) \(usage.ru_maxrss) \(code)")
+let cpu =
+  (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int(usage.ru_utime.tv_usec)
+  + Int(usage.ru_stime.tv_usec)
+print("\(wall) \(usage.ru_maxrss) \(code) \(cpu)")
