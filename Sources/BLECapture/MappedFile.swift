@@ -45,7 +45,8 @@ final class MappedFile {
   /// again comes back from the file, unchanged.
   @inline(__always) func release(before offset: Int) {
     guard offset - released >= 2 * Self.releaseStep else { return }
-    let end = offset - Self.releaseStep
+    // Whole steps only: madvise takes page-aligned ranges.
+    let end = (offset - Self.releaseStep) / Self.releaseStep * Self.releaseStep
     _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + released), end - released, MADV_DONTNEED)
     released = end
   }
