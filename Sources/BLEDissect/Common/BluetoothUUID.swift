@@ -37,13 +37,25 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
   /// Data-contract text: `2a37` for 16-bit and `0000fe95` for 32-bit UUIDs as carried,
   /// else the canonical 36-character lower-case form.
   public var description: String {
-    switch width {
-    case .bits16: return hex(UInt16(truncatingIfNeeded: value >> 96))
-    case .bits32: return hex(UInt32(truncatingIfNeeded: value >> 96))
-    case .bits128:
-      let text = hex(UInt64(truncatingIfNeeded: value >> 64)) + hex(UInt64(truncatingIfNeeded: value))
-      let chars = Array(text)
-      return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+    // Nibbles from the most significant one the width shows, straight into the string.
+    let (digits, firstShift) =
+      switch width {
+      case .bits16: (4, 108)
+      case .bits32: (8, 124)
+      case .bits128: (32, 124)
+      }
+    return String(unsafeUninitializedCapacity: 36) { text in
+      var count = 0
+      for index in 0..<digits {
+        if width == .bits128 && (index == 8 || index == 12 || index == 16 || index == 20) {
+          text[count] = UInt8(ascii: "-")
+          count += 1
+        }
+        let nibble = UInt8(truncatingIfNeeded: value >> (firstShift - 4 * index)) & 0xF
+        text[count] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        count += 1
+      }
+      return count
     }
   }
 }

@@ -149,7 +149,7 @@ extension HCIParameter {
   /// the first parameter the bytes do not hold, after appending what was read.
   /// `values` remembers the integers read so far, for array counts.
   static func decode(
-    _ layout: [HCIParameter], _ c: inout ByteCursor, into fields: inout [Field], values: inout [String: UInt64]
+    _ layout: [HCIParameter], _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues
   ) throws(DecodeError) {
     for parameter in layout {
       try parameter.decode(&c, into: &fields, values: &values)
@@ -157,7 +157,7 @@ extension HCIParameter {
   }
 
   private func decode(
-    _ c: inout ByteCursor, into fields: inout [Field], values: inout [String: UInt64]
+    _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues
   ) throws(DecodeError) {
     switch self {
     case .uint8(let name): try unsigned(name, 1, hexDigits: 0, &c, &fields, &values)
@@ -251,7 +251,7 @@ extension HCIParameter {
 
   private func unsigned(
     _ name: String, _ bytes: Int, hexDigits: Int, _ c: inout ByteCursor, _ fields: inout [Field],
-    _ values: inout [String: UInt64]
+    _ values: inout ParameterValues
   ) throws(DecodeError) {
     let raw = try Self.read(bytes, &c)
     values[name] = raw
@@ -260,7 +260,7 @@ extension HCIParameter {
 
   private func code(
     _ name: String, _ bytes: Int, _ names: [UInt64: String], _ c: inout ByteCursor, _ fields: inout [Field],
-    _ values: inout [String: UInt64]
+    _ values: inout ParameterValues
   ) throws(DecodeError) {
     let raw = try Self.read(bytes, &c)
     values[name] = raw
@@ -292,4 +292,18 @@ extension HCIParameter {
 func hexString(_ value: UInt64, digits: Int) -> String {
   let text = String(value, radix: 16)
   return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
+
+/// The integers a layout has read so far, by parameter name, for the counts and
+/// lengths later parameters refer to. A list searched from its end: a layout holds a
+/// few of them, and hashing each name would cost more than the search.
+struct ParameterValues {
+  private var entries: [(name: String, value: UInt64)] = []
+
+  subscript(name: String) -> UInt64? {
+    get { entries.last { $0.name == name }?.value }
+    set {
+      if let newValue { entries.append((name, newValue)) }
+    }
+  }
 }

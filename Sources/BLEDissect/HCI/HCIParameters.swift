@@ -45,7 +45,7 @@ public enum HCIParameters {
   /// - LE Meta: Subevent_Code (with its name), then the subevent's parameters.
   /// - Vendor Specific and unknown events: one `Parameters` field, raw.
   public static func event(code: UInt8, _ c: inout ByteCursor, into fields: inout [Field]) -> DecodeError? {
-    var values: [String: UInt64] = [:]
+    var values = ParameterValues()
     switch code {
     case HCIEventCode.commandComplete.rawValue:
       do {
@@ -167,7 +167,7 @@ public enum HCIParameters {
   }
 
   private static func run(_ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]) -> DecodeError? {
-    var values: [String: UInt64] = [:]
+    var values = ParameterValues()
     do {
       try HCIParameter.decode(layout, &c, into: &fields, values: &values)
     } catch {
