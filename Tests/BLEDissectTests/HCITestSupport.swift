@@ -41,7 +41,7 @@ enum HCITestDecode {
     bytes.withUnsafeBytes { raw in
       var c = ByteCursor(raw.bytes, layer: .hci)
       var fields: [Field] = []
-      var values: [String: UInt64] = [:]
+      var values = ParameterValues()
       do throws(DecodeError) {
         try HCIParameter.decode(layout, &c, into: &fields, values: &values)
       } catch {
