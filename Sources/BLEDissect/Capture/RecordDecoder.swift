@@ -149,9 +149,16 @@ public struct RecordDecoder {
     isCut: Bool, into decoded: inout DecodedRecord
   ) {
     let diagnosticsBefore = decoded.diagnostics.count
+    var prohibited = false
     defer {
       // Bytes the capture source left out are not malformed: keep only what it says.
       if isCut { decoded.diagnostics.removeSubrange(diagnosticsBefore...) }
+      if prohibited {
+        decoded.diagnostics.append(
+          Diagnostic(
+            id: "capture.prohibited", severity: .info,
+            "payload replaced with \"PROHIBITED\" by the capture source (android snoop log profile filter)"))
+      }
     }
     var c = ByteCursor(buffer.bytes, layer: .l2cap)
     let header: L2CAPHeader
@@ -166,6 +173,12 @@ public struct RecordDecoder {
     var layer = L2CAPLayer(
       cid: header.cid, length: header.length, payload: payload, fragments: fragments, isCut: isCut)
     decoded.reassembly = fragments > 1 && group != nil ? .last(group!) : .whole
+    if header.length <= Self.prohibitedMaxLength, Self.isProhibited(buffer, payload) {
+      // Synthetic content, not protocol data: nothing more to decode.
+      prohibited = true
+      decoded.l2cap = layer
+      return
+    }
     let thisGroup = ReassemblyGroup(key: key, cid: header.cid)
     var sduBytes: [UInt8]?
     var carriesATT = header.cid == L2CAPChannelID.attribute.rawValue
@@ -219,6 +232,21 @@ public struct RecordDecoder {
     } else {
       decodeProtocol(of: header.cid, carriesATT: carriesATT, isCut: isCut, buffer, payload, key, &decoded)
     }
+  }
+
+  /// Android's snoop logger in "magic" filter mode replaces a filtered profile's
+  /// payload (PBAP, MAP, HFP) with these ten ASCII bytes and rewrites the lengths.
+  static let prohibitedMagic: [UInt8] = Array("PROHIBITED".utf8)
+  /// The magic, plus room for the RFCOMM header the logger may keep before it.
+  static let prohibitedMaxLength: UInt16 = 18
+
+  /// Whether the L2CAP payload ends with the magic.
+  static func isProhibited(_ buffer: UnsafeRawBufferPointer, _ payload: ByteRange) -> Bool {
+    let magic = prohibitedMagic
+    guard payload.count >= magic.count else { return false }
+    let start = payload.start + payload.count - magic.count
+    for k in 0..<magic.count where buffer[start + k] != magic[k] { return false }
+    return true
   }
 
   private mutating func decodeProtocol(
