@@ -68,10 +68,24 @@ import Testing
     // record's time, last − Σ deltas, overflowed (BtsnoozReader.parse).
     //   version 01, last timestamp 0000000100000080 (LE)
     //   len 4, delta 0x04000004, type 0x00 ... then 4 records' worth of bytes
-    (FuzzTarget.btsnooz, "0100000001000000800400040000040004002003000201 03e7fee7fe103e")
+    (FuzzTarget.btsnooz, "0100000001000000800400040000040004002003000201 03e7fee7fe103e"),
+    // btsnoop H4 with two HCI Reset commands whose timestamps, less the btsnoop epoch,
+    // are about +9.16e18 and Int64.min + 5 µs: `show` text's time since the first
+    // record overflowed (TextShowRenderer). Timestamps are now kept within ±2^58 µs.
+    //   "btsnoop\0" version 1, datalink 1002
+    //   orig 4, incl 4, flags 2 (command), drops 0, ts 0x7fffffffffffffff: 01 03 0c 00
+    //   orig 4, incl 4, flags 2 (command), drops 0, ts 0x80dcddb30f2f8005: 01 03 0c 00
+    (
+      .pipeline,
+      """
+      6274736e6f6f7000 00000001 000003ea
+      00000004 00000004 00000002 00000000 7fffffffffffffff 01030c00
+      00000004 00000004 00000002 00000000 80dcddb30f2f8005 01030c00
+      """
+    ),
   ])
   func crashRegression(_ target: FuzzTarget, _ input: String) {
-    target.run(hex(input))
+    #expect(target.run(hex(input)) > 0, "the input still reaches the records")
   }
 
   /// Every target takes every sample and its prefixes without crashing.
