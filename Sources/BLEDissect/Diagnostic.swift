@@ -33,6 +33,10 @@ public struct Diagnostic: Hashable, Sendable {
     ("acl.truncated", "an ACL packet ends inside its header"),
     ("hci.length.mismatch", "an HCI header's length field disagrees with the packet's size before any cut"),
     ("l2cap.truncated", "an L2CAP PDU ends inside its basic header"),
+    (
+      "l2cap.channels.limit",
+      "65,536 credit-based channel endpoints are open at once; a further channel's K-frames are not reassembled"
+    ),
   ]
 
   /// Ids that BLEAnalysis emits, from what it follows across records.

@@ -57,7 +57,7 @@ struct MutationTests {
 
   /// Runs bleanalyze; nil when it behaved, else what went wrong.
   static func check(_ arguments: [String]) -> String? {
-    let run = BoundedRun(Paths.binary, arguments, timeLimit: timeLimit)
+    let run = execute(Paths.binary, arguments, timeLimit: timeLimit)
     if run.timedOut { return "still running after \(Int(timeLimit)) s" }
     if let signal = run.signal { return "killed by signal \(signal); stderr: \(run.stderr.suffix(600))" }
     guard [0, 2, 3].contains(run.status) else {
@@ -200,55 +200,5 @@ enum Mutator {
       at = start + included
     }
     return fields
-  }
-}
-
-/// A run of a program with a time limit: killed with SIGKILL when it runs over.
-struct BoundedRun {
-  var status: Int32 = -1
-  var signal: Int32?
-  var timedOut = false
-  var stdout = Data()
-  var stderr = ""
-
-  init(_ executable: URL, _ arguments: [String], timeLimit: TimeInterval) {
-    let stdoutURL = Paths.scratchFile("stdout")
-    let stderrURL = Paths.scratchFile("stderr")
-    defer {
-      try? FileManager.default.removeItem(at: stdoutURL)
-      try? FileManager.default.removeItem(at: stderrURL)
-    }
-    _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-    do {
-      let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-      let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = arguments
-      process.currentDirectoryURL = Paths.packageRoot
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = stdoutHandle
-      process.standardError = stderrHandle
-      try process.run()
-      let deadline = Date().addingTimeInterval(timeLimit)
-      while process.isRunning && Date() < deadline { usleep(5_000) }
-      if process.isRunning {
-        timedOut = true
-        kill(process.processIdentifier, SIGKILL)
-      }
-      process.waitUntilExit()
-      try stdoutHandle.close()
-      try stderrHandle.close()
-      if process.terminationReason == .uncaughtSignal && !timedOut {
-        signal = process.terminationStatus
-      }
-      status = process.terminationStatus
-      stdout = try Data(contentsOf: stdoutURL)
-      stderr = String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
-    } catch {
-      stderr = "could not run \(executable.path): \(error)"
-      status = 127
-    }
   }
 }

@@ -259,6 +259,15 @@ public struct RecordDecoder {
     let isSMP =
       cid == L2CAPChannelID.securityManager.rawValue || cid == L2CAPChannelID.brEdrSecurityManager.rawValue
     var c = ByteCursor(bytes.bytes, base: payload.start, layer: carriesATT ? .att : isSMP ? .smp : .l2cap)
+    var refusedChannel = false
+    defer {
+      if refusedChannel {
+        decoded.diagnostics.append(
+          Diagnostic(
+            id: "l2cap.channels.limit", severity: .warning,
+            "\(channels.maxChannels) l2cap channel endpoints are open, the limit: this channel is not followed"))
+      }
+    }
     do throws(DecodeError) {
       if carriesATT {
         decoded.att = try ATTPDU.decode(&c, diagnostics: &decoded.diagnostics)
@@ -266,6 +275,7 @@ public struct RecordDecoder {
         try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &decoded.diagnostics) { pdu in
           if decoded.signaling == nil { decoded.signaling = pdu }
           channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
+          if channels.takeRefusal() { refusedChannel = true }
         }
       } else if isSMP {
         decoded.smp = try SMPPDU.decode(&c, diagnostics: &decoded.diagnostics)
