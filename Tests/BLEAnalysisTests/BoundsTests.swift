@@ -61,3 +61,25 @@ import Testing
     #expect(limited == [count - 2, count - 1])
   }
 }
+
+/// Found by fuzzing: a Read By Group Type Response can give a service an End Group
+/// Handle below its handle, and the tree of that database trapped building a range.
+@Suite struct DamagedDatabaseTests {
+  @Test func serviceEndingBeforeItStarts() {
+    var database = GATTDatabase()
+    database.add(GATTService(start: 0x0010, end: 0x0005, uuid: BluetoothUUID(uuid16: 0x180D), primary: true))
+    database.add(GATTService(start: 0x0020, end: 0x0030, uuid: BluetoothUUID(uuid16: 0x180F), primary: true))
+    database.add(
+      GATTCharacteristic(declaration: 0x0011, properties: 0x10, value: 0x0012, uuid: BluetoothUUID(uuid16: 0x2A37)))
+    database.add(
+      GATTCharacteristic(declaration: 0x0021, properties: 0x02, value: 0x0022, uuid: BluetoothUUID(uuid16: 0x2A19)))
+    database.addInformation(handle: 0x0013, uuid: BluetoothUUID(uuid16: 0x2902))
+    let tree = database.tree
+    // The inverted service holds nothing; its characteristic is an orphan.
+    #expect(tree.map { $0.service?.start } == [0x0010, 0x0020, nil])
+    #expect(tree[0].characteristics.isEmpty)
+    #expect(tree[1].characteristics.map(\.characteristic.declaration) == [0x0021])
+    #expect(tree[2].characteristics.map(\.characteristic.declaration) == [0x0011])
+    #expect(tree[2].characteristics.first?.descriptors.map(\.handle) == [0x0013])
+  }
+}
