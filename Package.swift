@@ -5,7 +5,8 @@ let package = Package(
   name: "bleanalyze",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "bleanalyze", targets: ["bleanalyze"])
+    .executable(name: "bleanalyze", targets: ["bleanalyze"]),
+    .executable(name: "bleanalyze-fuzz", targets: ["bleanalyze-fuzz"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -33,6 +34,11 @@ let package = Package(
       ]
     ),
 
+    // Fuzzing: the targets (a library the regression tests call) and libFuzzer's
+    // entry point or a replay tool (.ci/fuzz builds it with -DFUZZING).
+    .target(name: "BLEFuzz", dependencies: ["BLECapture", "BLEOutput", "CZlib"]),
+    .executableTarget(name: "bleanalyze-fuzz", dependencies: ["BLEFuzz"]),
+
     .testTarget(name: "BLECaptureTests", dependencies: ["BLECapture"]),
     .testTarget(
       name: "BLEDissectTests",
@@ -42,5 +48,6 @@ let package = Package(
     .testTarget(name: "BLEAnalysisTests", dependencies: ["BLEAnalysis"]),
     .testTarget(name: "BLEOutputTests", dependencies: ["BLEOutput"]),
     .testTarget(name: "EndToEndTests", dependencies: ["bleanalyze"], exclude: ["Golden"]),
+    .testTarget(name: "BLEFuzzTests", dependencies: ["BLEFuzz"]),
   ]
 )

@@ -30,7 +30,7 @@ public enum CaptureFile {
 
   /// The btsnooz section of the bugreport text inside an Android bugreport zip: the
   /// `bugreport*.txt` entry first, then any other text entry that holds one.
-  private static func openBugreportZip(_ file: MappedFile) throws(CaptureError) -> any RecordSource {
+  static func openBugreportZip(_ file: MappedFile) throws(CaptureError) -> any RecordSource {
     let archive: ZipArchive
     do {
       archive = try ZipArchive(file.bytes)

@@ -9,8 +9,13 @@ public struct Timestamp: Hashable, Comparable, Sendable {
   /// Nanoseconds past `unixMicroseconds`, 0...999.
   public var nanoseconds: UInt16
 
+  /// Timestamps are kept within ±2^58 µs (about ±9,000 years, btsnoop's year 0
+  /// included), so that differences of two, and sums of a few, cannot overflow
+  /// whatever a damaged file says.
+  public static let limit: Int64 = 1 << 58
+
   public init(unixMicroseconds: Int64, nanoseconds: UInt16 = 0) {
-    self.unixMicroseconds = unixMicroseconds
+    self.unixMicroseconds = min(max(unixMicroseconds, -Self.limit), Self.limit)
     self.nanoseconds = nanoseconds
   }
 

@@ -25,10 +25,18 @@ public struct Diagnostic: Hashable, Sendable {
   /// Ids of the record framing and HCI headers.
   static let base: [(id: String, meaning: String)] = [
     ("capture.cut", "the capture source kept fewer bytes than the packet had (Android filtered log, btsnooz, snaplen)"),
+    (
+      "capture.prohibited",
+      "the capture source replaced the L2CAP payload with \"PROHIBITED\" (Android snoop log profile filter); it is not decoded"
+    ),
     ("hci.truncated", "an HCI packet ends inside its header or a field"),
     ("acl.truncated", "an ACL packet ends inside its header"),
     ("hci.length.mismatch", "an HCI header's length field disagrees with the packet's size before any cut"),
     ("l2cap.truncated", "an L2CAP PDU ends inside its basic header"),
+    (
+      "l2cap.channels.limit",
+      "65,536 credit-based channel endpoints are open at once; a further channel's K-frames are not reassembled"
+    ),
   ]
 
   /// Ids that BLEAnalysis emits, from what it follows across records.
@@ -40,6 +48,14 @@ public struct Diagnostic: Hashable, Sendable {
     (
       "att.lookahead.limit",
       "`show` holds at most 20,000 records (16 MiB) back while a request waits for its answer; past that the request is shown without it"
+    ),
+    (
+      "conn.limit",
+      "more than 16,384 connections are open at once; records of further ones are decoded but not followed (no ATT pairing, GATT or timeline)"
+    ),
+    (
+      "gatt.queue.limit",
+      "a prepared write queue holds 4,096 Prepare Write Requests; further ones are not assembled"
     ),
     (
       "devices.limit",

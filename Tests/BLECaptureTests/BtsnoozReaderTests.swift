@@ -173,3 +173,17 @@ import Testing
     #expect(error?.reason.unsupportedText?.contains("no Android bugreport text with a btsnooz section") == true)
   }
 }
+
+@Suite struct InflateBoundsTests {
+  /// A zip entry's size field is only a hint: one no deflate stream of this length can
+  /// reach reserves nothing (a fuzzed bugreport zip once asked for gigabytes).
+  @Test(arguments: [Int.max, Int(UInt32.max), 5])
+  func sizeFromAHeaderIsOnlyAHint(_ expectedSize: Int) throws {
+    // raw deflate of "hello": cb 48 cd c9 c9 07 00
+    let deflated: [UInt8] = [0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+    let inflated = try deflated.withUnsafeBufferPointer {
+      try Inflate.inflate($0, wrapper: .raw, expectedSize: expectedSize)
+    }
+    #expect(inflated == Array("hello".utf8))
+  }
+}

@@ -71,3 +71,21 @@ import Testing
     #expect(Timestamp(unixMicroseconds: -1, nanoseconds: 999) < Timestamp(unixMicroseconds: 0))
   }
 }
+
+@Suite struct TimestampBoundsTests {
+  /// Any timestamp a damaged file gives is kept within ±2^58 µs, so that differences of
+  /// two cannot overflow.
+  @Test(arguments: [Int64.min, Int64.max, -(1 << 58) - 1, (1 << 58) + 1] as [Int64])
+  func extremeTimestampsAreClamped(_ value: Int64) {
+    let stamp = Timestamp(unixMicroseconds: value)
+    #expect(abs(stamp.unixMicroseconds) == Timestamp.limit)
+    let other = Timestamp(unixMicroseconds: -value.signum() * Int64.max)
+    _ = stamp.unixMicroseconds - other.unixMicroseconds
+  }
+
+  /// btsnoop's year 0 (a zeroed timestamp) is inside the bounds.
+  @Test func btsnoopYearZeroIsKept() {
+    let stamp = Timestamp(unixMicroseconds: -Timestamp.btsnoopEpochOffset)
+    #expect(stamp.unixMicroseconds == -Timestamp.btsnoopEpochOffset)
+  }
+}

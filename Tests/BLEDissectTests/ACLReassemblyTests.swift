@@ -223,6 +223,27 @@ struct FragmentStream {
     #expect(reassembler.bufferedBytes == 0)
   }
 
+  @Test func pendingPDULimit() {
+    let pdu = l2capPDU(length: 30)
+    var reassembler = ACLReassembler(maxPendingPDUs: 2)
+    var diagnostics: [Diagnostic] = []
+    let keys = (1...3).map { ACLKey(adapter: 0, handle: UInt16($0), direction: .sent) }
+    #expect(reassembler.add(keys[0], pb: 0b10, Array(pdu[..<10]), &diagnostics) == .needMoreData)
+    #expect(reassembler.add(keys[1], pb: 0b10, Array(pdu[..<10]), &diagnostics) == .needMoreData)
+    // A third PDU under way is one too many: dropped, its buffer freed.
+    #expect(reassembler.add(keys[2], pb: 0b10, Array(pdu[..<10]), &diagnostics) == .dropped)
+    #expect(diagnostics.map(\.id) == ["acl.reassembly.limit"])
+    #expect(
+      diagnostics.first?.message
+        == "2 l2cap pdus are under way, the limit: l2cap pdu of 34 bytes on handle 0x0003 dropped")
+    #expect(reassembler.pendingCount == 2)
+    #expect(reassembler.bufferedBytes == 20)
+    // The two under way still complete, and then a new one fits.
+    #expect(reassembler.add(keys[0], pb: 0b01, Array(pdu[10...]), &diagnostics) == .reassembled(pdu, isCut: false))
+    #expect(reassembler.add(keys[2], pb: 0b10, Array(pdu[..<10]), &diagnostics) == .needMoreData)
+    #expect(diagnostics.count == 1)
+  }
+
   @Test func limitDropsThePDUAndFreesItsBuffer() {
     let big = l2capPDU(length: 200)
     let small = l2capPDU(length: 20, salt: 9)

@@ -57,6 +57,25 @@ extension L2CAPChannelTable {
     #expect(table.count == 2)
   }
 
+  @Test func channelLimit() {
+    var table = L2CAPChannelTable(maxChannels: 2)
+    table.observe(Self.leRequest, direction: .sent)
+    table.observe(Self.leResponse, direction: .received)
+    #expect(table.count == 2)
+    #expect(table.takeRefusal() == false)
+    // The same exchange on another connection: two more endpoints do not fit.
+    table.observe(Self.leRequest, handle: 0x41, direction: .sent)
+    table.observe(Self.leResponse, handle: 0x41, direction: .received)
+    #expect(table.count == 2)
+    #expect(table.takeRefusal() == true)
+    #expect(table.takeRefusal() == false, "reported once")
+    // A disconnect frees the first connection's endpoints.
+    table.reset(adapter: 0, handle: 0x40)
+    table.observe(Self.leRequest, handle: 0x41, direction: .sent)
+    table.observe(Self.leResponse, handle: 0x41, direction: .received)
+    #expect(table.channel(.sent, 0x40, handle: 0x41) != nil)
+  }
+
   @Test func refusedConnectionAddsNothing() {
     var table = L2CAPChannelTable()
     table.observe(Self.leRequest, direction: .sent)

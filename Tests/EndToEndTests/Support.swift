@@ -91,13 +91,18 @@ struct Output {
   var status: Int32
   var stdout: Data
   var stderr: String
+  /// The signal that ended it, if one did (not the SIGKILL of a time limit).
+  var signal: Int32?
+  /// It ran over its time limit and was killed.
+  var timedOut = false
 
   var text: String { String(decoding: stdout, as: UTF8.self) }
 }
 
 /// Runs `executable` in the package root and waits for it. Standard output and error go to
-/// temporary files, so neither pipe can fill up and block the child.
-func execute(_ executable: URL, _ arguments: [String]) -> Output {
+/// temporary files, so neither pipe can fill up and block the child. With `timeLimit`, a
+/// run that takes longer is killed with SIGKILL.
+func execute(_ executable: URL, _ arguments: [String], timeLimit: TimeInterval? = nil) -> Output {
   let stdoutURL = Paths.scratchFile("stdout")
   let stderrURL = Paths.scratchFile("stderr")
   defer {
@@ -117,12 +122,23 @@ func execute(_ executable: URL, _ arguments: [String]) -> Output {
     process.standardOutput = stdoutHandle
     process.standardError = stderrHandle
     try process.run()
+    var timedOut = false
+    if let timeLimit {
+      let deadline = Date().addingTimeInterval(timeLimit)
+      while process.isRunning && Date() < deadline { usleep(5_000) }
+      if process.isRunning {
+        timedOut = true
+        kill(process.processIdentifier, SIGKILL)
+      }
+    }
     process.waitUntilExit()
     try stdoutHandle.close()
     try stderrHandle.close()
     let stdout = try Data(contentsOf: stdoutURL)
     let stderr = try String(decoding: Data(contentsOf: stderrURL), as: UTF8.self)
-    return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    let signal = process.terminationReason == .uncaughtSignal && !timedOut ? process.terminationStatus : nil
+    return Output(
+      status: process.terminationStatus, stdout: stdout, stderr: stderr, signal: signal, timedOut: timedOut)
   } catch {
     return Output(status: 127, stdout: Data(), stderr: "could not run \(executable.path): \(error)")
   }

@@ -281,7 +281,8 @@ extension GATTDatabase {
     }
     var orphans = ServiceNode(service: nil, includes: [], characteristics: [])
     func index(of handle: UInt16) -> Int? {
-      nodes.firstIndex { $0.service.map { ($0.start...$0.end).contains(handle) } ?? false }
+      // Not a range: a damaged response can give a service an end before its start.
+      nodes.firstIndex { $0.service.map { $0.start <= handle && handle <= $0.end } ?? false }
     }
     for handle in includes.keys.sorted() {
       if let i = index(of: handle) { nodes[i].includes.append(includes[handle]!) }

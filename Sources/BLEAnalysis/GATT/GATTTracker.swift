@@ -108,6 +108,9 @@ public struct GATTTracker {
   }
 
   static let serviceChanged = BluetoothUUID(uuid16: 0x2A05)
+  /// Prepare Write Requests a queue holds before Execute Write (a 512-byte value in
+  /// 18-byte parts needs 29).
+  static let maxQueuedWrites = 4_096
 
   /// A request over a handle range, or the Error Response to one: its handle is where
   /// a search starts, not an attribute.
@@ -285,6 +288,13 @@ public struct GATTTracker {
       links[bearer.connection]?.longReads[cid] = nil
       analyzed.assembled = [read]
     case .prepareWrite(let handle, let offset, let value) where att.opcode == .prepareWriteRequest:
+      guard links[bearer.connection]?.preparedWrites[cid]?.count ?? 0 < Self.maxQueuedWrites else {
+        analyzed.decoded.diagnostics.append(
+          Diagnostic(
+            id: "gatt.queue.limit", severity: .warning,
+            "the prepared write queue holds \(Self.maxQueuedWrites) requests, the limit: this one is not assembled"))
+        return
+      }
       links[bearer.connection, default: LinkState()].preparedWrites[cid, default: []].append(
         (handle, offset, bytes.copy(value), record.frame))
     case .executeWrite(let flags):

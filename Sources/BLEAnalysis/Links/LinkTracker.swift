@@ -173,7 +173,14 @@ public struct LinkTracker {
   /// The earliest time an outstanding request times out.
   private var nextDeadline = Int64.max
 
-  public init() {}
+  /// Connections followed at once; ACL data of further ones is decoded, not followed.
+  public let maxLinks: Int
+  /// Records of connections over the limit.
+  public private(set) var untrackedRecords = 0
+
+  public init(maxLinks: Int = 16_384) {
+    self.maxLinks = maxLinks
+  }
 
   /// The ATT transaction timeout (Core 6.0, Vol 3, Part F, 3.3.3).
   public static let transactionTimeoutMicroseconds: Int64 = 30_000_000
@@ -192,6 +199,10 @@ public struct LinkTracker {
       if let known = links.index(forKey: key) {
         index = known
       } else {
+        guard links.count < maxLinks else {
+          refuse(key, &analyzed)
+          return analyzed
+        }
         // Up before the capture started: its peer and MTU are unknown.
         links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, generation: 0, isLE: true))
         index = links.index(forKey: key)!
@@ -207,6 +218,15 @@ public struct LinkTracker {
       trackControl(record, hci, &analyzed)
     }
     return analyzed
+  }
+
+  /// A connection over `maxLinks`: not followed.
+  private mutating func refuse(_ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+    untrackedRecords += 1
+    analyzed.decoded.diagnostics.append(
+      Diagnostic(
+        id: "conn.limit", severity: .warning,
+        "\(links.count) connections are followed, the limit: handle 0x\(hex(key.handle)) is not followed"))
   }
 
   private mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
@@ -274,6 +294,10 @@ public struct LinkTracker {
       guard status == 0 else { return }
       // A handle completes again without a Disconnection Complete in between.
       settleAll(key, .disconnected, into: &analyzed.unanswered)
+      guard links[key] != nil || links.count < maxLinks else {
+        refuse(key, &analyzed)
+        return
+      }
       generations[key, default: 0] += 1
       var ref = newRef(adapter: record.adapter, handle: handle, generation: generations[key]!, isLE: hci.event == 0x3E)
       if let peer = fields.lookup(ref.isLE ? "Peer_Address" : "BD_ADDR")?.value,

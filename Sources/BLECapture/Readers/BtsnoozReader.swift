@@ -106,14 +106,15 @@ final class BtsnoozReader: RecordSource {
         cutAt = offset
         break
       }
-      deltas += delta
+      deltas &+= delta
       entries.append(
         Entry(
           start: payload, length: length - 1, originalLength: max(original, length) - 1, timestamp: deltas, type: type))
       offset = payload + length - 1
     }
-    let first = lastTimestamp - deltas
-    for i in entries.indices { entries[i].timestamp += first }
+    // Wrapping: a damaged preamble's timestamp may be anything, and must not trap.
+    let first = lastTimestamp &- deltas
+    for i in entries.indices { entries[i].timestamp &+= first }
     return (entries, cutAt)
   }
 

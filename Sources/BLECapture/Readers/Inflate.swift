@@ -24,7 +24,10 @@ enum Inflate {
       throw Failure(message: "cannot start zlib", partial: [])
     }
     defer { inflateEnd(&stream) }
-    var output = [UInt8](repeating: 0, count: max(expectedSize, input.count * 4, 4096))
+    // Deflate expands at most 1032 to 1: a size from a header beyond that is a lie, and
+    // must not reserve memory.
+    let plausible = min(max(0, expectedSize), input.count &* 1032 &+ 4096)
+    var output = [UInt8](repeating: 0, count: max(plausible, input.count * 4, 4096))
     var produced = 0
     stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
     stream.avail_in = UInt32(input.count)

@@ -152,9 +152,16 @@ public struct RecordDecoder {
     isCut: Bool, into decoded: inout DecodedRecord
   ) {
     let diagnosticsBefore = decoded.diagnostics.count
+    var prohibited = false
     defer {
       // Bytes the capture source left out are not malformed: keep only what it says.
       if isCut { decoded.diagnostics.removeSubrange(diagnosticsBefore...) }
+      if prohibited {
+        decoded.diagnostics.append(
+          Diagnostic(
+            id: "capture.prohibited", severity: .info,
+            "payload replaced with \"PROHIBITED\" by the capture source (android snoop log profile filter)"))
+      }
     }
     var c = ByteCursor(buffer.bytes, layer: .l2cap)
     let header: L2CAPHeader
@@ -169,6 +176,12 @@ public struct RecordDecoder {
     var layer = L2CAPLayer(
       cid: header.cid, length: header.length, payload: payload, fragments: fragments, isCut: isCut)
     decoded.reassembly = fragments > 1 && group != nil ? .last(group!) : .whole
+    if header.length <= Self.prohibitedMaxLength, Self.isProhibited(buffer, payload) {
+      // Synthetic content, not protocol data: nothing more to decode.
+      prohibited = true
+      decoded.l2cap = layer
+      return
+    }
     let thisGroup = ReassemblyGroup(key: key, cid: header.cid)
     var sduBytes: [UInt8]?
     var carriesATT = header.cid == L2CAPChannelID.attribute.rawValue
@@ -224,6 +237,21 @@ public struct RecordDecoder {
     }
   }
 
+  /// Android's snoop logger in "magic" filter mode replaces a filtered profile's
+  /// payload (PBAP, MAP, HFP) with these ten ASCII bytes and rewrites the lengths.
+  static let prohibitedMagic: [UInt8] = Array("PROHIBITED".utf8)
+  /// The magic, plus room for the RFCOMM header the logger may keep before it.
+  static let prohibitedMaxLength: UInt16 = 18
+
+  /// Whether the L2CAP payload ends with the magic.
+  static func isProhibited(_ buffer: UnsafeRawBufferPointer, _ payload: ByteRange) -> Bool {
+    let magic = prohibitedMagic
+    guard payload.count >= magic.count else { return false }
+    let start = payload.start + payload.count - magic.count
+    for k in 0..<magic.count where buffer[start + k] != magic[k] { return false }
+    return true
+  }
+
   private mutating func decodeProtocol(
     of cid: UInt16, carriesATT: Bool, isCut: Bool, _ buffer: UnsafeRawBufferPointer, _ payload: ByteRange,
     _ key: ACLKey,
@@ -234,6 +262,15 @@ public struct RecordDecoder {
     let isSMP =
       cid == L2CAPChannelID.securityManager.rawValue || cid == L2CAPChannelID.brEdrSecurityManager.rawValue
     var c = ByteCursor(bytes.bytes, base: payload.start, layer: carriesATT ? .att : isSMP ? .smp : .l2cap)
+    var refusedChannel = false
+    defer {
+      if refusedChannel {
+        decoded.diagnostics.append(
+          Diagnostic(
+            id: "l2cap.channels.limit", severity: .warning,
+            "\(channels.maxChannels) l2cap channel endpoints are open, the limit: this channel is not followed"))
+      }
+    }
     do throws(DecodeError) {
       if carriesATT {
         decoded.att = try ATTPDU.decode(&c, diagnostics: &decoded.diagnostics)
@@ -241,6 +278,7 @@ public struct RecordDecoder {
         try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &decoded.diagnostics) { pdu in
           if decoded.signaling == nil { decoded.signaling = pdu }
           channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
+          if channels.takeRefusal() { refusedChannel = true }
         }
       } else if isSMP {
         decoded.smp = try SMPPDU.decode(&c, diagnostics: &decoded.diagnostics)

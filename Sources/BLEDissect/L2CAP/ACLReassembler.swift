@@ -54,10 +54,13 @@ public enum ACLReassembly: Hashable, Sendable {
 /// toward the PDU so that it completes on the right fragment, but nothing after the
 /// first missing byte is kept (the bytes that follow would sit at the wrong offsets).
 ///
-/// Memory stays bounded: all buffers together hold at most `maxBufferedBytes`, and
-/// `reset` frees a connection's buffers at disconnect.
+/// Memory stays bounded: all buffers together hold at most `maxBufferedBytes`, at most
+/// `maxPendingPDUs` PDUs are under way at once (one per connection and direction, so
+/// that many connections), and `reset` frees a connection's buffers at disconnect. A
+/// PDU is at most 65,539 bytes by its 16-bit length.
 public struct ACLReassembler {
   public let maxBufferedBytes: Int
+  public let maxPendingPDUs: Int
   /// Bytes held in all pending PDUs.
   public private(set) var bufferedBytes = 0
 
@@ -78,8 +81,9 @@ public struct ACLReassembler {
   /// A buffer freed by a discarded PDU, reused by the next one.
   var spare: [UInt8] = []
 
-  public init(maxBufferedBytes: Int = 1 << 20) {
+  public init(maxBufferedBytes: Int = 1 << 20, maxPendingPDUs: Int = 16_384) {
     self.maxBufferedBytes = maxBufferedBytes
+    self.maxPendingPDUs = maxPendingPDUs
   }
 
   /// Every diagnostic id the reassembler emits.
@@ -87,7 +91,10 @@ public struct ACLReassembler {
     ("acl.length.extra", "ACL fragments hold more bytes than the L2CAP header's length; the extra ones are ignored"),
     ("acl.continuation.unexpected", "an ACL continuation fragment arrived with no PDU started on its connection"),
     ("acl.reassembly.incomplete", "a new L2CAP PDU started before the previous one was complete; the old one is lost"),
-    ("acl.reassembly.limit", "reassembly buffers reached their memory limit; the PDU is dropped"),
+    (
+      "acl.reassembly.limit",
+      "reassembly buffers reached their limit (1 MiB in all, or 16,384 PDUs under way); the PDU is dropped"
+    ),
   ]
 
   /// PDUs waiting for fragments.
@@ -150,7 +157,9 @@ public struct ACLReassembler {
     } else if size > fragment.count {
       // The source cut the length away: the PDU cannot be rebuilt. Show what there
       // is and swallow its continuations.
-      pending[key] = Pending(buffer: [], expected: nil, received: size, isCut: true, discarding: true)
+      if pending.count < maxPendingPDUs {
+        pending[key] = Pending(buffer: [], expected: nil, received: size, isCut: true, discarding: true)
+      }
       return .complete(isCut: true)
     }
     var buffer: [UInt8] = []
@@ -163,6 +172,9 @@ public struct ACLReassembler {
     _ key: ACLKey, fragment: UnsafeRawBufferPointer, size: Int, diagnostics: inout [Diagnostic]
   ) -> ACLReassembly {
     guard let state = pending.removeValue(forKey: key) else {
+      // Android's filtered logs rewrite a filtered PDU's lengths so that its start looks
+      // whole, and cut its continuations to their ACL header: not malformed.
+      if size > fragment.count { return .dropped }
       diagnostics.append(
         Diagnostic(
           id: "acl.continuation.unexpected", severity: .warning,
@@ -182,7 +194,7 @@ public struct ACLReassembler {
     if p.discarding {
       p.received += size
       if let expected = p.expected, p.received >= expected { return .dropped }
-      pending[key] = p
+      if pending.count < maxPendingPDUs { pending[key] = p }
       return .dropped
     }
     // How many of this fragment's bytes belong to the PDU.
@@ -206,7 +218,7 @@ public struct ACLReassembler {
         p.discarding = true
         p.received += take
         if let expected = p.expected, p.received >= expected { return .dropped }
-        pending[key] = p
+        if pending.count < maxPendingPDUs { pending[key] = p }
         return .dropped
       }
       p.buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: fragment[0..<kept]))
@@ -230,11 +242,23 @@ public struct ACLReassembler {
       } else if p.isCut {
         // The length is lost: give what there is, swallow the rest.
         bufferedBytes -= p.buffer.count
-        pending[key] = Pending(buffer: [], expected: nil, received: p.received, isCut: true, discarding: true)
+        if pending.count < maxPendingPDUs {
+          pending[key] = Pending(buffer: [], expected: nil, received: p.received, isCut: true, discarding: true)
+        }
         return .reassembled(p.buffer, isCut: true)
       }
     }
     guard let expected = p.expected, p.received >= expected else {
+      guard pending.count < maxPendingPDUs else {
+        diagnostics.append(
+          Diagnostic(
+            id: "acl.reassembly.limit", severity: .warning,
+            "\(pending.count) l2cap pdus are under way, the limit: "
+              + "l2cap pdu of \(p.expected.map { "\($0)" } ?? "an unknown number of") bytes on handle 0x\(hex(key.handle)) dropped"
+          ))
+        bufferedBytes -= p.buffer.count
+        return .dropped
+      }
       pending[key] = p
       return .needMoreData
     }

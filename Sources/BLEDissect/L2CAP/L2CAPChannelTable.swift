@@ -75,8 +75,20 @@ public struct L2CAPChannelTable {
   var requests: [RequestKey: Request] = [:]
   /// Unanswered requests kept at most (a capture without responses stays bounded).
   static let maxRequests = 1024
+  /// Channel endpoints kept at most, over all connections; they are freed at disconnect.
+  public let maxChannels: Int
+  /// A channel was not added since the last `takeRefusal()`: the table was full.
+  private var refused = false
 
-  public init() {}
+  /// Whether a channel was refused since the last call (for its diagnostic).
+  public mutating func takeRefusal() -> Bool {
+    defer { refused = false }
+    return refused
+  }
+
+  public init(maxChannels: Int = 65_536) {
+    self.maxChannels = maxChannels
+  }
 
   /// Channels known, counting each direction's endpoint.
   public var count: Int { channels.count }
@@ -193,6 +205,10 @@ public struct L2CAPChannelTable {
     _ adapter: UInt16?, _ handle: UInt16, requestDirection: Direction?, requester: UInt16, responder: UInt16,
     _ make: (_ toResponder: Bool) -> L2CAPChannel
   ) {
+    guard channels.count + 2 <= maxChannels else {
+      refused = true
+      return
+    }
     var toResponder = make(true)
     toResponder.peerCID = requester
     var toRequester = make(false)
