@@ -20,7 +20,16 @@ public struct Analyzer {
   }
 
   public mutating func analyze(_ record: Record) -> AnalyzedRecord {
-    var analyzed = links.analyze(record, decoder.decode(record))
+    var record = record
+    return analyze(&record)
+  }
+
+  /// Also gives an air packet the direction its link layer decode found
+  /// (central→peripheral `sent`, as if the capture were the central's).
+  public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
+    let decoded = decoder.decode(record)
+    if decoded.linkLayer != nil, let direction = decoded.ll?.direction { record.direction = direction.hostDirection }
+    var analyzed = links.analyze(record, decoded)
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
     return analyzed

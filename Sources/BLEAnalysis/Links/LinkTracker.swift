@@ -27,6 +27,8 @@ public struct ConnectionRef: Hashable, Sendable {
   }
   /// LE or BR/EDR.
   public var isLE: Bool
+  /// The access address of a connection heard on air (sniffer captures).
+  public var accessAddress: UInt32?
 }
 
 /// What a response or confirmation answers.
@@ -95,6 +97,9 @@ public struct AnalyzedRecord: Sendable {
   public var pairingMethod: SMPPairingMethod?
   /// For a successful Disconnection Complete: the connection that ended.
   public var endedConnection: ConnectionRef?
+  /// For a connection heard on air that went silent: when its supervision timeout
+  /// ran out (µs since the Unix epoch).
+  public var linkLossAt: Int64?
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker).
   public var attribute: GATTAttribute?
   /// Long reads and prepared writes this frame completes (GATTTracker).
@@ -159,11 +164,13 @@ public struct LinkTracker {
     var pairingRequest: SMPPairingFeatures?
   }
 
-  private var links: [LinkKey: Link] = [:]
+  var links: [LinkKey: Link] = [:]
   private var nextID = 1
-  private var generations: [LinkKey: Int] = [:]
+  var generations: [LinkKey: Int] = [:]
   /// The earliest time an outstanding request times out.
-  private var nextDeadline = Int64.max
+  var nextDeadline = Int64.max
+  /// Connections heard on air (sniffer captures), by connection number.
+  var airLinks = AirLinks()
 
   public init() {}
 
@@ -175,7 +182,10 @@ public struct LinkTracker {
 
   public mutating func analyze(_ record: Record, _ decoded: DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
-    guard let hci = decoded.hci else { return analyzed }
+    guard let hci = decoded.hci else {
+      if decoded.linkLayer != nil { analyzeLinkLayer(record, &analyzed) }
+      return analyzed
+    }
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
     if let acl = decoded.acl {
       let key = LinkKey(adapter: record.adapter, handle: acl.handle)
@@ -192,7 +202,7 @@ public struct LinkTracker {
     return analyzed
   }
 
-  private mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
+  mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
     defer { nextID += 1 }
     return ConnectionRef(id: nextID, adapter: adapter, handle: handle, generation: generation, isLE: isLE)
   }
@@ -205,7 +215,7 @@ public struct LinkTracker {
   }
 
   /// Every request of a link waits no more.
-  private mutating func settleAll(
+  mutating func settleAll(
     _ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]
   ) {
     guard let link = links[key], !link.outstanding.isEmpty else { return }
@@ -216,7 +226,7 @@ public struct LinkTracker {
   }
 
   /// Requests older than the transaction timeout at `time` time out.
-  private mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
+  mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
     nextDeadline = .max
     for key in links.keys {
       guard let link = links[key], !link.outstanding.isEmpty else { continue }
@@ -282,7 +292,7 @@ public struct LinkTracker {
 
   // MARK: - ATT
 
-  private mutating func trackATT(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+  mutating func trackATT(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
     guard let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap, var link = links[key] else { return }
     defer { links[key] = link }
     let time = record.timestamp.unixMicroseconds
@@ -344,7 +354,7 @@ public struct LinkTracker {
 
   // MARK: - SMP
 
-  private mutating func trackSMP(_ smp: SMPPDU, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+  mutating func trackSMP(_ smp: SMPPDU, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
     guard let features = smp.pairingFeatures else { return }
     if smp.code == .pairingRequest {
       links[key]?.pairingRequest = features

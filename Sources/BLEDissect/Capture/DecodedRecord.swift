@@ -27,6 +27,8 @@ public struct DecodedRecord: Sendable {
   /// Whether the record is a fragment of a PDU that spans several records.
   public var reassembly: ReassemblyRole = .whole
   public var diagnostics: [Diagnostic] = []
+  /// The air packet (`ll`), boxed so that HCI records stay small.
+  var llBox: LLPacketBox?
 
   public init() {}
 }
