@@ -31,6 +31,11 @@ struct LinkLayerDecoder {
     var nesn: [UInt8?] = [nil, nil]
     /// LL_START_ENC_REQ seen and no LL_PAUSE_ENC_RSP since: payloads are ciphertext.
     var encrypted = false
+    /// The last connection event's anchor (the central's first packet), the
+    /// connection interval, and the interval an LL_CONNECTION_UPDATE_IND announced.
+    var anchor: Int64?
+    var interval: Int64?
+    var pendingInterval: Int64?
   }
 
   private var connections: [UInt32: Connection] = [:]
@@ -151,7 +156,9 @@ struct LinkLayerDecoder {
       let connect = try Self.connectParameters(&c)
       pdu.connect = connect
       if connections.count >= Self.maxConnections { connections.removeAll() }
-      connections[connect.accessAddress] = Connection(number: nextNumber, crcInit: connect.crcInit)
+      var connection = Connection(number: nextNumber, crcInit: connect.crcInit)
+      connection.interval = Int64(connect.interval) * 1250
+      connections[connect.accessAddress] = connection
       packet.connection = nextNumber
       nextNumber = nextNumber == 0x0FFF ? 1 : nextNumber + 1
     case .extended:
@@ -292,7 +299,7 @@ struct LinkLayerDecoder {
     } else if connection.lastTime != .min, time - connection.lastTime < connection.lastAirtime + airtime + 150 + 300 {
       direction = connection.lastDirection.reversed
     } else {
-      direction = .centralToPeripheral
+      direction = Self.eventStart(time, &connection)
     }
     packet.direction = direction
     let crcBad = packet.radio.crc == .bad
@@ -345,6 +352,9 @@ struct LinkLayerDecoder {
       pdu.control = LLControlPDU(opcode: opcode, parameters: parameters)
       if !crcBad, !packet.isRetransmission {
         if opcode == .startEncReq { connection.encrypted = true }
+        if opcode == .connectionUpdateInd, let units = parameters.lookup("Interval")?.value.integer {
+          connection.pendingInterval = units * 1250
+        }
         if opcode == .pauseEncRsp { connection.encrypted = false }
       }
       return nil
@@ -358,6 +368,42 @@ struct LinkLayerDecoder {
         Diagnostic(id: "ll.llid.reserved", severity: .warning, "data channel pdu with the reserved llid 0b00"))
       return nil
     }
+  }
+
+  /// Who sent the first packet heard in a connection event, when the sniffer does
+  /// not say: the central's packets start events at its anchor points, one
+  /// connection interval apart; a packet that starts later than that answers a
+  /// central packet the sniffer missed (the peripheral speaks only when spoken to,
+  /// at least T_IFS + the shortest packet, 150 + 80 µs, after the anchor).
+  static func eventStart(_ time: Int64, _ connection: inout Connection) -> LLDirection {
+    guard let anchor = connection.anchor, time > anchor else {
+      connection.anchor = time
+      return .centralToPeripheral
+    }
+    // Clocks drift apart by up to 500 ppm each way over the time since the anchor.
+    let tolerance = min(200, 60 + (time - anchor) / 5_000)
+    for candidate in [connection.interval, connection.pendingInterval] {
+      guard let interval = candidate, interval > 0 else { continue }
+      let events = (time - anchor + interval / 2) / interval
+      let residual = time - anchor - events * interval
+      if residual <= tolerance, residual >= -tolerance {
+        if candidate == connection.pendingInterval && candidate != connection.interval {
+          connection.interval = interval
+        }
+        connection.anchor = time
+        return .centralToPeripheral
+      }
+      if residual > tolerance, residual < 2_500, candidate == connection.interval {
+        return .peripheralToCentral
+      }
+    }
+    // Off the anchors: the parameters changed (an update's instant moved them).
+    if let pending = connection.pendingInterval {
+      connection.interval = pending
+      connection.pendingInterval = nil
+    }
+    connection.anchor = time
+    return .centralToPeripheral
   }
 
   /// Microseconds a packet of `octets` (preamble to CRC) takes on air.
