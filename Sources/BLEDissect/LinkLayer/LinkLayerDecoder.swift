@@ -296,7 +296,7 @@ struct LinkLayerDecoder {
     let direction: LLDirection
     if let said = packet.radio.direction {
       direction = said
-    } else if connection.lastTime != .min, time - connection.lastTime < connection.lastAirtime + airtime + 150 + 300 {
+    } else if connection.lastTime != .min, time - connection.lastTime < connection.lastAirtime + airtime + 150 + 1_000 {
       direction = connection.lastDirection.reversed
     } else {
       direction = Self.eventStart(time, &connection)
@@ -380,22 +380,21 @@ struct LinkLayerDecoder {
       connection.anchor = time
       return .centralToPeripheral
     }
-    // Clocks drift apart by up to 500 ppm each way over the time since the anchor.
-    let tolerance = min(200, 60 + (time - anchor) / 5_000)
+    // Sniffer timestamps jitter by tens of µs and clocks drift; a peripheral's
+    // reply starts at least 230 µs after the anchor, so 200 µs splits the two.
     for candidate in [connection.interval, connection.pendingInterval] {
       guard let interval = candidate, interval > 0 else { continue }
       let events = (time - anchor + interval / 2) / interval
       let residual = time - anchor - events * interval
-      if residual <= tolerance, residual >= -tolerance {
-        if candidate == connection.pendingInterval && candidate != connection.interval {
+      if residual.magnitude <= 200 {
+        if candidate != connection.interval {
           connection.interval = interval
+          connection.pendingInterval = nil
         }
         connection.anchor = time
         return .centralToPeripheral
       }
-      if residual > tolerance, residual < 2_500, candidate == connection.interval {
-        return .peripheralToCentral
-      }
+      if residual > 200, residual < 2_500 { return .peripheralToCentral }
     }
     // Off the anchors: the parameters changed (an update's instant moved them).
     if let pending = connection.pendingInterval {
