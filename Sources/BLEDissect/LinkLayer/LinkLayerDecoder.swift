@@ -155,6 +155,7 @@ struct LinkLayerDecoder {
       pdu.advA = try c.readAddress()
       let connect = try Self.connectParameters(&c)
       pdu.connect = connect
+      guard packet.radio.crc != .bad else { break }
       if connections.count >= Self.maxConnections { connections.removeAll() }
       var connection = Connection(number: nextNumber, crcInit: connect.crcInit)
       connection.interval = Int64(connect.interval) * 1250
@@ -167,7 +168,8 @@ struct LinkLayerDecoder {
     case .unknown:
       break
     }
-    if let report = Self.report(pdu, packet.radio, record, diagnostics: &decoded.diagnostics) {
+    // A damaged packet's AD data would feed `devices` garbage.
+    if packet.radio.crc != .bad, let report = Self.report(pdu, packet.radio, record, diagnostics: &decoded.diagnostics) {
       decoded.advertising = [report]
     }
   }
