@@ -169,7 +169,9 @@ enum JSONRecord {
       out.append("}")
     }
     if let linkType = decoded.linkLayer {
-      if let ll = decoded.ll { LLJSON.append(ll, into: &out) } else {
+      if let ll = decoded.ll {
+        LLJSON.append(ll, into: &out)
+      } else {
         out.append(",\"ll\":{\"link_type\":")
         out.appendDecimal(Int(linkType.rawValue))
         out.append("}")

@@ -80,8 +80,9 @@ extension TimelineBuilder {
 
   /// LL_TERMINATE_IND (its ErrorCode is the reason; the central's is this side's) or
   /// the supervision timeout (Connection Timeout, when the timeout ran out).
-  private mutating func linkLayerDisconnect(_ ended: ConnectionRef, _ i: Int, _ analyzed: AnalyzedRecord, _ at: FrameTime)
-  {
+  private mutating func linkLayerDisconnect(
+    _ ended: ConnectionRef, _ i: Int, _ analyzed: AnalyzedRecord, _ at: FrameTime
+  ) {
     let disconnect: Disconnect
     if let lossAt = analyzed.linkLossAt {
       let reason = HCIStatusCode.connectionTimeout.rawValue
@@ -94,7 +95,7 @@ extension TimelineBuilder {
       let reason = UInt8(truncatingIfNeeded: ll?.data?.control?.parameters.lookup("ErrorCode")?.value.integer ?? 0)
       let byCentral = ll?.direction == .centralToPeripheral
       disconnect = Disconnect(
-        command: byCentral ? at : nil, commandReason: byCentral ? reason : nil, complete: at, reason: reason,
+        command: nil, commandReason: nil, complete: at, reason: reason,
         initiator: DisconnectInitiator.of(reason: reason, localCommand: byCentral))
       timeline.connections[i].last = at
     }

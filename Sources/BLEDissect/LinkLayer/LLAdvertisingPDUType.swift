@@ -48,7 +48,9 @@ public struct LLAdvertisingPDUType: RawRepresentable, Hashable, Sendable {
     public var layout: Layout
     public var length: PDULength
 
-    init(type: LLAdvertisingPDUType, primaryName: String, secondaryName: String? = nil, layout: Layout, length: PDULength) {
+    init(
+      type: LLAdvertisingPDUType, primaryName: String, secondaryName: String? = nil, layout: Layout, length: PDULength
+    ) {
       self.type = type
       self.primaryName = primaryName
       self.secondaryName = secondaryName
@@ -69,7 +71,9 @@ public struct LLAdvertisingPDUType: RawRepresentable, Hashable, Sendable {
       type: .connectInd, primaryName: "CONNECT_IND", secondaryName: "AUX_CONNECT_REQ", layout: .connect,
       length: .exactly(34)),
     Row(type: .advScanInd, primaryName: "ADV_SCAN_IND", layout: .advertiserAndData, length: .atLeast(6)),
-    Row(type: .advExtInd, primaryName: "ADV_EXT_IND", secondaryName: "AUX_ADV_IND", layout: .extended, length: .atLeast(1)),
+    Row(
+      type: .advExtInd, primaryName: "ADV_EXT_IND", secondaryName: "AUX_ADV_IND", layout: .extended, length: .atLeast(1)
+    ),
     Row(type: .auxConnectRsp, primaryName: "AUX_CONNECT_RSP", layout: .extended, length: .atLeast(1)),
   ]
 

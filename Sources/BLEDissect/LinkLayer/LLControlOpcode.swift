@@ -107,7 +107,10 @@ public struct LLControlRow: Sendable {
     LLControlRow(0x02, "LL_TERMINATE_IND", [LLParameter("ErrorCode", 1, .errorCode)]),
     LLControlRow(
       0x03, "LL_ENC_REQ",
-      [LLParameter("Rand", 8, .bytes), LLParameter("EDIV", 2), LLParameter("SKDC", 8, .bytes), LLParameter("IVC", 4, .bytes)]
+      [
+        LLParameter("Rand", 8, .bytes), LLParameter("EDIV", 2), LLParameter("SKDC", 8, .bytes),
+        LLParameter("IVC", 4, .bytes),
+      ]
     ),
     LLControlRow(0x04, "LL_ENC_RSP", [LLParameter("SKDP", 8, .bytes), LLParameter("IVP", 4, .bytes)]),
     LLControlRow(0x05, "LL_START_ENC_REQ"),
@@ -124,7 +127,8 @@ public struct LLControlRow: Sendable {
     LLControlRow(0x0E, "LL_PERIPHERAL_FEATURE_REQ", [LLParameter("FeatureSet", 8, .bytes)]),
     LLControlRow(0x0F, "LL_CONNECTION_PARAM_REQ", connectionParameters),
     LLControlRow(0x10, "LL_CONNECTION_PARAM_RSP", connectionParameters),
-    LLControlRow(0x11, "LL_REJECT_EXT_IND", [LLParameter("RejectOpcode", 1, .opcode), LLParameter("ErrorCode", 1, .errorCode)]),
+    LLControlRow(
+      0x11, "LL_REJECT_EXT_IND", [LLParameter("RejectOpcode", 1, .opcode), LLParameter("ErrorCode", 1, .errorCode)]),
     LLControlRow(0x12, "LL_PING_REQ"),
     LLControlRow(0x13, "LL_PING_RSP"),
     LLControlRow(0x14, "LL_LENGTH_REQ", lengths),
@@ -134,7 +138,8 @@ public struct LLControlRow: Sendable {
     LLControlRow(
       0x18, "LL_PHY_UPDATE_IND",
       [LLParameter("PHY_C_TO_P", 1, .phys), LLParameter("PHY_P_TO_C", 1, .phys), LLParameter("Instant", 2, .decimal)]),
-    LLControlRow(0x19, "LL_MIN_USED_CHANNELS_IND", [LLParameter("PHYS", 1, .phys), LLParameter("MinUsedChannels", 1, .decimal)]),
+    LLControlRow(
+      0x19, "LL_MIN_USED_CHANNELS_IND", [LLParameter("PHYS", 1, .phys), LLParameter("MinUsedChannels", 1, .decimal)]),
     LLControlRow(0x1A, "LL_CTE_REQ", [LLParameter("CTETypeReq", 1)]),
     LLControlRow(0x1B, "LL_CTE_RSP"),
     LLControlRow(
@@ -167,7 +172,8 @@ public struct LLControlRow: Sendable {
     LLControlRow(
       0x21, "LL_CIS_IND",
       [
-        LLParameter("AA", 4), LLParameter("CIS_Offset", 3, microseconds), LLParameter("CIG_Sync_Delay", 3, microseconds),
+        LLParameter("AA", 4), LLParameter("CIS_Offset", 3, microseconds),
+        LLParameter("CIG_Sync_Delay", 3, microseconds),
         LLParameter("CIS_Sync_Delay", 3, microseconds), LLParameter("connEventCount", 2, .decimal),
       ]),
     LLControlRow(
@@ -215,7 +221,8 @@ extension LLParameter {
     case .measure(let scale, let unit):
       return Field(name, .measure(value, hexDigits: digits, value: Double(value) * scale, unit: unit))
     case .errorCode:
-      return Field(name, .code(value, hexDigits: 2, name: HCIStatusCode(rawValue: UInt8(truncatingIfNeeded: value)).name))
+      return Field(
+        name, .code(value, hexDigits: 2, name: HCIStatusCode(rawValue: UInt8(truncatingIfNeeded: value)).name))
     case .company:
       let company = AssignedNumbers.company(UInt16(truncatingIfNeeded: value)) ?? "Unknown"
       return Field(name, .code(value, hexDigits: 4, name: company))
@@ -225,7 +232,8 @@ extension LLParameter {
       let names = HCIValueNames.phyBits.enumerated().filter { value & (1 << UInt64($0.offset)) != 0 }.map(\.element)
       return Field(name, .flags(value, hexDigits: 2, names: names))
     case .opcode:
-      return Field(name, .code(value, hexDigits: 2, name: LLControlOpcode(rawValue: UInt8(truncatingIfNeeded: value)).name))
+      return Field(
+        name, .code(value, hexDigits: 2, name: LLControlOpcode(rawValue: UInt8(truncatingIfNeeded: value)).name))
     default: return Field(name, .unsigned(value, hexDigits: digits))
     }
   }

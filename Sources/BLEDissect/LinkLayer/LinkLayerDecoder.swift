@@ -75,7 +75,9 @@ struct LinkLayerDecoder {
     let isAdvertising = packet.accessAddress == LLPacket.advertisingAccessAddress || packet.radio.auxiliary
     var fragment: LLFragment?
     do throws(DecodeError) {
-      guard available >= 2 else { throw DecodeError(.truncated(needed: 2, available: available), at: pduStart, layer: .ll) }
+      guard available >= 2 else {
+        throw DecodeError(.truncated(needed: 2, available: available), at: pduStart, layer: .ll)
+      }
       let length = Int(raw[pduStart + 1])
       let pduEnd = pduStart + 2 + length
       if pduEnd + 3 <= raw.count {
@@ -169,7 +171,8 @@ struct LinkLayerDecoder {
       break
     }
     // A damaged packet's AD data would feed `devices` garbage.
-    if packet.radio.crc != .bad, let report = Self.report(pdu, packet.radio, record, diagnostics: &decoded.diagnostics) {
+    if packet.radio.crc != .bad, let report = Self.report(pdu, packet.radio, record, diagnostics: &decoded.diagnostics)
+    {
       decoded.advertising = [report]
     }
   }
@@ -239,7 +242,8 @@ struct LinkLayerDecoder {
       if (pdu.extended?.advMode ?? 0) & 1 != 0 { bits.insert(.connectable) }
       if (pdu.extended?.advMode ?? 0) & 2 != 0 { bits.insert(.scannable) }
       if pdu.targetA != nil { bits.insert(.directed) }
-      report = AdvertisingReport(kind: .extended, eventType: bits.rawValue, data: pdu.data ?? ByteRange(start: 0, count: 0))
+      report = AdvertisingReport(
+        kind: .extended, eventType: bits.rawValue, data: pdu.data ?? ByteRange(start: 0, count: 0))
       report.sid = pdu.extended?.sid
       report.txPower = pdu.extended?.txPower
       report.directAddress = pdu.targetA

@@ -36,7 +36,8 @@ extension RecordDecoder {
         into: &decoded)
       return
     }
-    let acl = ACLLayer(handle: fragment.key.handle, pb: fragment.pb, bc: 0, length: UInt16(truncatingIfNeeded: bytes.count))
+    let acl = ACLLayer(
+      handle: fragment.key.handle, pb: fragment.pb, bc: 0, length: UInt16(truncatingIfNeeded: bytes.count))
     decodeACL(record, acl, key: fragment.key, fragment: bytes, into: &decoded)
   }
 }
@@ -52,17 +53,26 @@ extension LLPacket {
   /// The field tree of `show -v`: the sniffer header, then the PDU.
   public func fields(_ record: Record) -> [Field] {
     var radioFields: [Field] = []
-    if let channel = radio.channel { radioFields.append(Field("Channel Index", .unsigned(UInt64(channel), hexDigits: 0))) }
-    if let rssi = radio.rssi { radioFields.append(Field("RSSI", .measure(0, hexDigits: 0, value: Double(rssi), unit: "dBm"))) }
+    if let channel = radio.channel {
+      radioFields.append(Field("Channel Index", .unsigned(UInt64(channel), hexDigits: 0)))
+    }
+    if let rssi = radio.rssi {
+      radioFields.append(Field("RSSI", .measure(0, hexDigits: 0, value: Double(rssi), unit: "dBm")))
+    }
     if let noise = radio.noise {
       radioFields.append(Field("Noise", .measure(0, hexDigits: 0, value: Double(noise), unit: "dBm")))
     }
     radioFields.append(Field("CRC", .text(radio.crc.rawValue)))
-    if let phy = radio.phy { radioFields.append(Field("PHY", .code(UInt64(phy), hexDigits: 2, name: ["LE 1M", "LE 2M", "LE Coded"][Int(phy) - 1]))) }
+    if let phy = radio.phy {
+      radioFields.append(
+        Field("PHY", .code(UInt64(phy), hexDigits: 2, name: ["LE 1M", "LE 2M", "LE Coded"][Int(phy) - 1])))
+    }
     if let counter = radio.eventCounter, data != nil {
       radioFields.append(Field("Event Counter", .unsigned(UInt64(counter), hexDigits: 0)))
     }
-    if radio.encrypted { radioFields.append(Field("Encrypted", .text(radio.decrypted ? "decrypted by the sniffer" : "yes"))) }
+    if radio.encrypted {
+      radioFields.append(Field("Encrypted", .text(radio.decrypted ? "decrypted by the sniffer" : "yes")))
+    }
     var pdu: [Field] = [Field("Access Address", .unsigned(UInt64(accessAddress), hexDigits: 8))]
     if let advertising {
       pdu.append(Field("PDU Type", .code(UInt64(advertising.type.rawValue), hexDigits: 1, name: advertising.name)))
@@ -83,11 +93,21 @@ extension LLPacket {
             [
               Field("AA", .unsigned(UInt64(connect.accessAddress), hexDigits: 8)),
               Field("CRCInit", .unsigned(UInt64(connect.crcInit), hexDigits: 6)),
-              Field("WinSize", .measure(UInt64(connect.windowSize), hexDigits: 2, value: Double(connect.windowSize) * 1.25, unit: "ms")),
-              Field("WinOffset", .measure(UInt64(connect.windowOffset), hexDigits: 4, value: Double(connect.windowOffset) * 1.25, unit: "ms")),
-              Field("Interval", .measure(UInt64(connect.interval), hexDigits: 4, value: connect.intervalMilliseconds, unit: "ms")),
+              Field(
+                "WinSize",
+                .measure(UInt64(connect.windowSize), hexDigits: 2, value: Double(connect.windowSize) * 1.25, unit: "ms")
+              ),
+              Field(
+                "WinOffset",
+                .measure(
+                  UInt64(connect.windowOffset), hexDigits: 4, value: Double(connect.windowOffset) * 1.25, unit: "ms")),
+              Field(
+                "Interval",
+                .measure(UInt64(connect.interval), hexDigits: 4, value: connect.intervalMilliseconds, unit: "ms")),
               Field("Latency", .unsigned(UInt64(connect.latency), hexDigits: 0)),
-              Field("Timeout", .measure(UInt64(connect.timeout), hexDigits: 4, value: Double(connect.timeout) * 10, unit: "ms")),
+              Field(
+                "Timeout",
+                .measure(UInt64(connect.timeout), hexDigits: 4, value: Double(connect.timeout) * 10, unit: "ms")),
               Field("ChM", .unsigned(connect.channelMap, hexDigits: 10)),
               Field("Hop", .unsigned(UInt64(connect.hop), hexDigits: 0)),
               Field("SCA", .unsigned(UInt64(connect.sca), hexDigits: 0)),
@@ -97,7 +117,9 @@ extension LLPacket {
         var children = [Field("AdvMode", .unsigned(UInt64(ext.advMode), hexDigits: 0))]
         if let did = ext.did { children.append(Field("DID", .unsigned(UInt64(did), hexDigits: 3))) }
         if let sid = ext.sid { children.append(Field("SID", .unsigned(UInt64(sid), hexDigits: 0))) }
-        if let channel = ext.auxChannel { children.append(Field("AuxPtr Channel Index", .unsigned(UInt64(channel), hexDigits: 0))) }
+        if let channel = ext.auxChannel {
+          children.append(Field("AuxPtr Channel Index", .unsigned(UInt64(channel), hexDigits: 0)))
+        }
         if let power = ext.txPower { children.append(Field("TxPower", .signed(Int64(power)))) }
         pdu.append(.group("Extended Header", children))
       }
@@ -108,8 +130,14 @@ extension LLPacket {
       pdu.append(Field("SN", .unsigned(UInt64(data.sn), hexDigits: 0)))
       pdu.append(Field("MD", .unsigned(data.md ? 1 : 0, hexDigits: 0)))
       pdu.append(Field("Length", .unsigned(UInt64(data.length), hexDigits: 0)))
-      if let direction { pdu.append(Field("Direction", .text(direction == .centralToPeripheral ? "Central → Peripheral" : "Peripheral → Central"))) }
-      if isRetransmission { pdu.append(Field("Retransmission", .text("same SN as the previous PDU, not acknowledged"))) }
+      if let direction {
+        pdu.append(
+          Field("Direction", .text(direction == .centralToPeripheral ? "Central → Peripheral" : "Peripheral → Central"))
+        )
+      }
+      if isRetransmission {
+        pdu.append(Field("Retransmission", .text("same SN as the previous PDU, not acknowledged")))
+      }
       if isEncrypted {
         let raw = UnsafeRawBufferPointer(record.bytes)
         let end = min(raw.count, data.payload.start + data.payload.count)
