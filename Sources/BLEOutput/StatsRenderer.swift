@@ -129,6 +129,15 @@ enum StatsJSON {
     appendMilliseconds(stats.durationMicroseconds, into: &out)
     out.append(",\"att_pdus\":")
     out.appendDecimal(stats.attPDUs)
+    if stats.linkLayer.packets > 0 {
+      out.append(",\"ll\":{\"packets\":")
+      out.appendDecimal(stats.linkLayer.packets)
+      out.append(",\"crc_bad\":")
+      out.appendDecimal(stats.linkLayer.crcBad)
+      out.append(",\"retransmissions\":")
+      out.appendDecimal(stats.linkLayer.retransmissions)
+      out.append("}")
+    }
     out.append(",\"transactions\":")
     appendTransactions(stats.transactions, into: &out)
     out.append(",\"damage\":")
@@ -400,6 +409,12 @@ enum StatsText {
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
+    if stats.linkLayer.packets > 0 {
+      let ll = stats.linkLayer
+      parts.append(
+        "\(ll.packets) LL packets (\(ll.crcBad) with a bad CRC, \(ll.retransmissions) retransmissions, "
+          + "left out of the ATT counts)")
+    }
     return parts.joined(separator: ", ")
   }
 

@@ -307,26 +307,38 @@ struct LLTableTests {
     #expect(control.parameters.lookup("MaxTxTime")?.value.integer == 2120)
   }
 
-  /// One fixture per advertising PDU type row: header, payload of its layout, and what decodes.
-  @Test(arguments: [
-    (UInt8(0x0), [UInt8](repeating: 0x11, count: 6) + [0x02, 0x01, 0x06], "ADV_IND"),
-    (0x1, [UInt8](repeating: 0x11, count: 6) + [UInt8](repeating: 0x22, count: 6), "ADV_DIRECT_IND"),
-    (0x2, [UInt8](repeating: 0x11, count: 6), "ADV_NONCONN_IND"),
-    (0x3, [UInt8](repeating: 0x22, count: 6) + [UInt8](repeating: 0x11, count: 6), "SCAN_REQ"),
-    (0x4, [UInt8](repeating: 0x11, count: 6) + [0x03, 0x09, 0x41, 0x42], "SCAN_RSP"),
-    (
-      0x5,
-      [UInt8](repeating: 0x22, count: 6) + [UInt8](repeating: 0x11, count: 6)
-        + [0x78, 0x56, 0x34, 0x12, 0x01, 0x02, 0x03, 0x02, 0x01, 0x00, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00]
-        + [0xff, 0xff, 0xff, 0xff, 0x1f, 0x25],
-      "CONNECT_IND"
-    ),
-    (0x6, [UInt8](repeating: 0x11, count: 6), "ADV_SCAN_IND"),
-    (0x7, [0x49, 0x19] + [UInt8](repeating: 0x11, count: 6) + [0x01, 0x10, 0x05, 0x00, 0x00], "ADV_EXT_IND"),
-    (0x8, [0x07, 0x01] + [UInt8](repeating: 0x11, count: 6), "AUX_CONNECT_RSP"),
-  ])
-  func advertisingRow(_ type: UInt8, _ payload: [UInt8], _ name: String) throws {
-    let pdu = [type, UInt8(payload.count)] + payload
+  /// One fixture per advertising PDU type row: type, payload of its layout, spec name.
+  struct AdvertisingFixture: Sendable, CustomTestStringConvertible {
+    var type: UInt8
+    var payload: [UInt8]
+    var name: String
+    var testDescription: String { name }
+  }
+
+  static let advA = [UInt8](repeating: 0x11, count: 6)
+  static let otherA = [UInt8](repeating: 0x22, count: 6)
+  static let llData: [UInt8] = [
+    0x78, 0x56, 0x34, 0x12, 0x01, 0x02, 0x03, 0x02, 0x01, 0x00, 0x18, 0x00, 0x00, 0x00, 0x48, 0x00, 0xff, 0xff, 0xff,
+    0xff, 0x1f, 0x25,
+  ]
+  static let advertisingFixtures: [AdvertisingFixture] = [
+    AdvertisingFixture(type: 0x0, payload: advA + [0x02, 0x01, 0x06], name: "ADV_IND"),
+    AdvertisingFixture(type: 0x1, payload: advA + otherA, name: "ADV_DIRECT_IND"),
+    AdvertisingFixture(type: 0x2, payload: advA, name: "ADV_NONCONN_IND"),
+    AdvertisingFixture(type: 0x3, payload: otherA + advA, name: "SCAN_REQ"),
+    AdvertisingFixture(type: 0x4, payload: advA + [0x03, 0x09, 0x41, 0x42], name: "SCAN_RSP"),
+    AdvertisingFixture(type: 0x5, payload: otherA + advA + llData, name: "CONNECT_IND"),
+    AdvertisingFixture(type: 0x6, payload: advA, name: "ADV_SCAN_IND"),
+    // Extended header length 10, AdvMode 1; flags AdvA and AuxPtr (channel 5).
+    AdvertisingFixture(type: 0x7, payload: [0x4A, 0x11] + advA + [0x05, 0x00, 0x00], name: "ADV_EXT_IND"),
+    AdvertisingFixture(type: 0x8, payload: [0x07, 0x01] + advA, name: "AUX_CONNECT_RSP"),
+  ]
+
+  @Test(arguments: advertisingFixtures)
+  func advertisingRow(_ fixture: AdvertisingFixture) throws {
+    let type = fixture.type
+    let name = fixture.name
+    let pdu = [type, UInt8(fixture.payload.count)] + fixture.payload
     let decoded = decodeOne(air(0x8E89_BED6, pdu), .bluetoothLELL)
     let advertising = try #require(decoded.ll?.advertising)
     #expect(advertising.name == name)

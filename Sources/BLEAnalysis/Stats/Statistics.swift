@@ -136,6 +136,8 @@ public struct Statistics {
   public private(set) var first: Timestamp?
   public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
+  /// Air sniffer captures: link-layer packets, those with a bad CRC, retransmissions.
+  public fileprivate(set) var linkLayer: (packets: Int, crcBad: Int, retransmissions: Int) = (0, 0, 0)
 
   private var opcodeCounts = [Int](repeating: 0, count: 256)
   private var opcodeBytes = [Int](repeating: 0, count: 256)
@@ -180,6 +182,7 @@ public struct Statistics {
     records += 1
     if first == nil { first = record.timestamp }
     last = record.timestamp
+    if analyzed.decoded.linkLayer != nil, !countLinkLayer(analyzed.decoded) { return }
     guard let att = analyzed.decoded.att else { return }
     attPDUs += 1
     let code = Int(att.opcode.rawValue)
@@ -360,5 +363,17 @@ public struct Statistics {
   /// The name a characteristic's row carries, if it has one.
   private func name(of key: CharacteristicKey) -> String? {
     characteristicIndex[key].flatMap { characteristics[$0].name }
+  }
+}
+
+extension Statistics {
+  /// Counts an air packet; false for a damaged or repeated one, which stays out of
+  /// the ATT counts.
+  fileprivate mutating func countLinkLayer(_ decoded: DecodedRecord) -> Bool {
+    guard let ll = decoded.ll else { return true }
+    linkLayer.packets += 1
+    if ll.radio.crc == .bad { linkLayer.crcBad += 1 }
+    if ll.isRetransmission { linkLayer.retransmissions += 1 }
+    return ll.radio.crc != .bad && !ll.isRetransmission
   }
 }
