@@ -129,13 +129,13 @@ enum StatsJSON {
     appendMilliseconds(stats.durationMicroseconds, into: &out)
     out.append(",\"att_pdus\":")
     out.appendDecimal(stats.attPDUs)
-    if stats.linkLayer.packets > 0 {
+    if stats.llPackets > 0 {
       out.append(",\"ll\":{\"packets\":")
-      out.appendDecimal(stats.linkLayer.packets)
+      out.appendDecimal(stats.llPackets)
       out.append(",\"crc_bad\":")
-      out.appendDecimal(stats.linkLayer.crcBad)
+      out.appendDecimal(stats.llCRCBad)
       out.append(",\"retransmissions\":")
-      out.appendDecimal(stats.linkLayer.retransmissions)
+      out.appendDecimal(stats.llRetransmissions)
       out.append("}")
     }
     out.append(",\"transactions\":")
@@ -409,10 +409,9 @@ enum StatsText {
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
-    if stats.linkLayer.packets > 0 {
-      let ll = stats.linkLayer
+    if stats.llPackets > 0 {
       parts.append(
-        "\(ll.packets) LL packets (\(ll.crcBad) with a bad CRC, \(ll.retransmissions) retransmissions, "
+        "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) retransmissions, "
           + "left out of the ATT counts)")
     }
     return parts.joined(separator: ", ")

@@ -137,7 +137,9 @@ public struct Statistics {
   public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
   /// Air sniffer captures: link-layer packets, those with a bad CRC, retransmissions.
-  public fileprivate(set) var linkLayer: (packets: Int, crcBad: Int, retransmissions: Int) = (0, 0, 0)
+  public private(set) var llPackets = 0
+  public private(set) var llCRCBad = 0
+  public private(set) var llRetransmissions = 0
 
   private var opcodeCounts = [Int](repeating: 0, count: 256)
   private var opcodeBytes = [Int](repeating: 0, count: 256)
@@ -182,7 +184,13 @@ public struct Statistics {
     records += 1
     if first == nil { first = record.timestamp }
     last = record.timestamp
-    if analyzed.decoded.linkLayer != nil, !countLinkLayer(analyzed.decoded) { return }
+    if analyzed.decoded.linkLayer != nil, let ll = analyzed.decoded.ll {
+      // A damaged or repeated air packet is counted, and stays out of the ATT counts.
+      llPackets += 1
+      if ll.radio.crc == .bad { llCRCBad += 1 }
+      if ll.isRetransmission { llRetransmissions += 1 }
+      if ll.radio.crc == .bad || ll.isRetransmission { return }
+    }
     guard let att = analyzed.decoded.att else { return }
     attPDUs += 1
     let code = Int(att.opcode.rawValue)
@@ -366,14 +374,3 @@ public struct Statistics {
   }
 }
 
-extension Statistics {
-  /// Counts an air packet; false for a damaged or repeated one, which stays out of
-  /// the ATT counts.
-  fileprivate mutating func countLinkLayer(_ decoded: DecodedRecord) -> Bool {
-    guard let ll = decoded.ll else { return true }
-    linkLayer.packets += 1
-    if ll.radio.crc == .bad { linkLayer.crcBad += 1 }
-    if ll.isRetransmission { linkLayer.retransmissions += 1 }
-    return ll.radio.crc != .bad && !ll.isRetransmission
-  }
-}
