@@ -411,7 +411,8 @@ enum StatsText {
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
     if stats.llPackets > 0 {
       parts.append(
-        "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) retransmissions, "
+        "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) "
+          + "retransmission\(stats.llRetransmissions == 1 ? "" : "s"), "
           + "left out of the ATT counts)")
     }
     return parts.joined(separator: ", ")

@@ -373,4 +373,3 @@ public struct Statistics {
     characteristicIndex[key].flatMap { characteristics[$0].name }
   }
 }
-

@@ -50,7 +50,10 @@ struct LinkLayerDecoder {
     ("ll.length.invalid", "an advertising PDU or LL Control PDU has a payload length its PDU type does not allow"),
     ("ll.length.mismatch", "the PDU header's Length disagrees with the bytes the packet holds"),
     ("ll.crc.bad", "the sniffer (or the CRC check) says the packet was received with a bad CRC"),
-    ("ll.retransmission", "a data channel PDU repeats the previous one in its direction (same SN, not acknowledged)"),
+    (
+      "ll.retransmission",
+      "a data channel PDU with a payload repeats the previous one in its direction (same SN, not acknowledged)"
+    ),
     ("ll.encrypted", "the payload is encrypted and the sniffer did not decrypt it; it is not decoded"),
     ("ll.llid.reserved", "a data channel PDU has the reserved LLID 0b00"),
   ]
@@ -314,9 +317,12 @@ struct LinkLayerDecoder {
       connection.lastDirection = direction
       connection.lastAirtime = airtime
       // A retransmission: the same SN as the last packet this way, which the
-      // peer has not acknowledged (its last NESN still asks for that SN).
+      // peer has not acknowledged (its last NESN still asks for that SN). Empty
+      // PDUs repeat whenever a peripheral uses its latency; only data counts.
       let way = direction == .centralToPeripheral ? 0 : 1
-      if connection.sn[way] == pdu.sn, connection.nesn[1 - way] == nil || connection.nesn[1 - way] == pdu.sn {
+      if length > 0, connection.sn[way] == pdu.sn,
+        connection.nesn[1 - way] == nil || connection.nesn[1 - way] == pdu.sn
+      {
         packet.isRetransmission = true
         decoded.diagnostics.append(
           Diagnostic(
