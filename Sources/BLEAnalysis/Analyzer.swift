@@ -27,9 +27,10 @@ public struct Analyzer {
   /// Also gives an air packet the direction its link layer decode found
   /// (central→peripheral `sent`, as if the capture were the central's).
   public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
-    let decoded = decoder.decode(record)
-    if decoded.linkLayer != nil, let direction = decoded.ll?.direction { record.direction = direction.hostDirection }
-    var analyzed = links.analyze(record, decoded)
+    var analyzed = links.analyze(record, decoder.decode(record))
+    if analyzed.decoded.linkLayer != nil, let direction = analyzed.decoded.ll?.direction {
+      record.direction = direction.hostDirection
+    }
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
     return analyzed

@@ -239,7 +239,7 @@ enum TimelineText {
       out.append(peer.description)
       if let type = c.ref.peerType { out.append(" (" + AdvertisingAddressType(rawValue: type).name + ")") }
     }
-    if let accessAddress = c.ref.accessAddress {
+    if let accessAddress = c.accessAddress {
       out.append("  access address 0x")
       out.appendHexDigits(UInt64(accessAddress), width: 8)
     }
@@ -426,7 +426,7 @@ struct TimelineJSON {
     } else {
       out.append("null")
     }
-    if let accessAddress = c.ref.accessAddress { k.integer("access_address", accessAddress, into: &out) }
+    if let accessAddress = c.accessAddress { k.integer("access_address", accessAddress, into: &out) }
     k.integer("create_frame", c.attempt?.create.frame, into: &out)
     k.integer("complete_frame", c.complete?.frame, into: &out)
     k.milliseconds("connect_latency_ms", c.connectLatencyMicroseconds, into: &out)

@@ -42,7 +42,6 @@ extension LinkTracker {
       ref.peer = advertising.advA
       ref.peerType = advertising.rxAdd ? 1 : 0
       ref.role = 0
-      ref.accessAddress = connect.accessAddress
       var link = Link(ref: ref)
       link.effectiveMTU = Self.defaultLEMTU
       links[key] = link
@@ -56,7 +55,6 @@ extension LinkTracker {
       // Up before the capture started: its peer and MTU are unknown.
       var ref = newRef(adapter: nil, handle: number, generation: 0, isLE: true)
       ref.role = 0
-      ref.accessAddress = ll.accessAddress
       links[key] = Link(ref: ref)
     }
     airLinks.live[number, default: AirLinks.State(last: time)].last = time
@@ -82,14 +80,14 @@ extension LinkTracker {
   }
 
   /// Connections silent for longer than their supervision timeout end; the record
-  /// that shows it carries one of them (`endedConnection`), the next records the rest.
+  /// that shows it carries one of them (`endedConnection`, on a record that is not
+  /// its LL_TERMINATE_IND), the next records the rest.
   private mutating func endSilentLinks(at time: Int64, _ analyzed: inout AnalyzedRecord) {
     guard analyzed.endedConnection == nil else { return }
     for (number, state) in airLinks.live {
       guard let timeout = state.timeout, time - state.last > timeout else { continue }
       let key = LinkKey(adapter: nil, handle: number)
       analyzed.endedConnection = links[key]?.ref
-      analyzed.linkLossAt = state.last + timeout
       settleAll(key, .disconnected, into: &analyzed.unanswered)
       links[key] = nil
       airLinks.live[number] = nil

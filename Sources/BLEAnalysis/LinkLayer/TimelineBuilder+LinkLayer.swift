@@ -15,7 +15,9 @@ extension TimelineBuilder {
       linkLayerDisconnect(ended, i, analyzed, at)
     }
     guard let ll = analyzed.decoded.ll, let conn = analyzed.conn, let i = connection(conn, at) else { return }
+    if timeline.connections[i].accessAddress == nil { timeline.connections[i].accessAddress = ll.accessAddress }
     if let connect = ll.advertising?.connect {
+      timeline.connections[i].accessAddress = connect.accessAddress
       timeline.connections[i].complete = at
       timeline.connections[i].parameters = ConnectionParameters(
         interval: ConnectionInterval(units: connect.interval), latency: connect.latency,
@@ -84,12 +86,14 @@ extension TimelineBuilder {
     _ ended: ConnectionRef, _ i: Int, _ analyzed: AnalyzedRecord, _ at: FrameTime
   ) {
     let disconnect: Disconnect
-    if let lossAt = analyzed.linkLossAt {
-      let reason = HCIStatusCode.connectionTimeout.rawValue
+    let terminate = analyzed.conn?.id == ended.id && analyzed.decoded.ll?.data?.control?.opcode == .terminateInd
+    if !terminate {
+      // Silence for the supervision timeout: the link was lost when it ran out.
       let last = timeline.connections[i].last
+      let timeout = Int64(timeline.connections[i].currentParameters?.supervisionTimeout.milliseconds ?? 0) * 1000
       disconnect = Disconnect(
-        command: nil, commandReason: nil, complete: FrameTime(frame: last.frame, timestamp: lossAt), reason: reason,
-        initiator: .linkLoss)
+        command: nil, commandReason: nil, complete: FrameTime(frame: last.frame, timestamp: last.timestamp + timeout),
+        reason: HCIStatusCode.connectionTimeout.rawValue, initiator: .linkLoss)
     } else {
       let ll = analyzed.decoded.ll
       let reason = UInt8(truncatingIfNeeded: ll?.data?.control?.parameters.lookup("ErrorCode")?.value.integer ?? 0)

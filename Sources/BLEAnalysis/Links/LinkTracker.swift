@@ -27,8 +27,6 @@ public struct ConnectionRef: Hashable, Sendable {
   }
   /// LE or BR/EDR.
   public var isLE: Bool
-  /// The access address of a connection heard on air (sniffer captures).
-  public var accessAddress: UInt32?
 }
 
 /// What a response or confirmation answers.
@@ -97,9 +95,6 @@ public struct AnalyzedRecord: Sendable {
   public var pairingMethod: SMPPairingMethod?
   /// For a successful Disconnection Complete: the connection that ended.
   public var endedConnection: ConnectionRef?
-  /// For a connection heard on air that went silent: when its supervision timeout
-  /// ran out (µs since the Unix epoch).
-  public var linkLossAt: Int64?
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker).
   public var attribute: GATTAttribute?
   /// Long reads and prepared writes this frame completes (GATTTracker).
@@ -183,7 +178,11 @@ public struct LinkTracker {
   public mutating func analyze(_ record: Record, _ decoded: DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
     guard let hci = decoded.hci else {
-      if decoded.linkLayer != nil { analyzeLinkLayer(record, &analyzed) }
+      if decoded.linkLayer != nil {
+        var record = record
+        record.direction = decoded.ll?.direction?.hostDirection
+        analyzeLinkLayer(record, &analyzed)
+      }
       return analyzed
     }
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
