@@ -1372,6 +1372,134 @@ def write_bad_datalink(records: list[Record]) -> bytes:
 # Main
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# The "air-sensor" session: the hr-sensor's peripheral heard by an air sniffer
+# (DLT 256, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR, as Sniffle writes it)
+# ---------------------------------------------------------------------------
+
+DLT_BLUETOOTH_LE_LL_WITH_PHDR = 256
+ADV_ACCESS_ADDRESS = 0x8E89BED6
+AIR_ACCESS_ADDRESS = 0x50654A27
+AIR_CRC_INIT = 0x0A2F85
+AIR_CENTRAL = "5C:F3:70:8A:21:9E"
+AIR_T0_US = T0_US + 60_000_000
+AIR_INTERVAL_US = 30_000
+
+
+def ll_crc(pdu: bytes, init: int) -> bytes:
+    """The link layer's CRC-24 over the PDU, LFSR preset with CRCInit bit-reversed."""
+    state = int(f"{init:024b}"[::-1], 2)
+    for byte in pdu:
+        for bit in range(8):
+            feedback = (state ^ (byte >> bit)) & 1
+            state >>= 1
+            if feedback:
+                state = (state | 1 << 23) ^ 0x5A6000
+    return state.to_bytes(3, "little")
+
+
+def rf_channel(index: int) -> int:
+    """Channel index to RF channel: 37, 38, 39 are RF 0, 12, 39."""
+    return {37: 0, 38: 12, 39: 39}.get(index, index + 1 if index <= 10 else index + 2)
+
+
+def air_packet(index: int, rssi: int, pdu: bytes, access_address: int, crc_init: int,
+               pdu_type: int, crc_valid: bool = True) -> bytes:
+    """DLT 256: RF channel, signal, noise, AA offenses, reference AA, flags (dewhitened,
+    signal valid, CRC checked, CRC valid, PDU type bits 7-9, LE 1M), then AA, PDU, CRC."""
+    flags = 0x0001 | 0x0002 | 0x0400 | (0x0800 if crc_valid else 0) | pdu_type << 7
+    crc = ll_crc(pdu, crc_init)
+    if not crc_valid:
+        crc = bytes([crc[0] ^ 0x5A]) + crc[1:]
+    header = struct.pack("<BbbBIH", rf_channel(index), rssi, -128, 0, 0, flags)
+    return header + struct.pack("<I", access_address) + pdu + crc
+
+
+def adv_pdu(pdu_type: int, payload: bytes, tx_random: bool = False, rx_random: bool = False) -> bytes:
+    """Advertising PDU header: type, TxAdd (bit 6), RxAdd (bit 7), length."""
+    return bytes([pdu_type | (0x40 if tx_random else 0) | (0x80 if rx_random else 0), len(payload)]) + payload
+
+
+def data_pdu(llid: int, nesn: int, sn: int, payload: bytes, md: int = 0) -> bytes:
+    """Data channel PDU header: LLID, NESN, SN, MD, length."""
+    return bytes([llid | nesn << 2 | sn << 3 | md << 4, len(payload)]) + payload
+
+
+def air_session() -> list[tuple[int, bytes]]:
+    """The frames, each with the line Wireshark shows for it."""
+    adv_data = ad(0x01, b"\x06") + ad(0x09, b"HR-Sensor") + ad(0x03, struct.pack("<H", 0x180D))
+    peripheral = bdaddr(PERIPHERAL)
+    central = bdaddr(AIR_CENTRAL)
+    frames: list[tuple[int, bytes]] = []
+
+    def adv(t_us: int, channel: int, pdu: bytes) -> None:
+        frames.append((AIR_T0_US + t_us, air_packet(channel, -52, pdu, ADV_ACCESS_ADDRESS, 0x555555, 0)))
+
+    # 1-3: ADV_IND D4:36:39:67:A2:61 on channels 37, 38, 39: Flags, "HR-Sensor", 0x180d
+    for n, channel in enumerate((37, 38, 39)):
+        adv(n * 400, channel, adv_pdu(0x0, peripheral + adv_data))
+    # 4: SCAN_REQ from the central (random) on 39; 5: SCAN_RSP with Tx Power +4 dBm
+    adv(1_350, 39, adv_pdu(0x3, central + peripheral, tx_random=True))
+    adv(1_650, 39, adv_pdu(0x4, peripheral + ad(0x0A, b"\x04")))
+    # 6: CONNECT_IND 5C:F3:70:8A:21:9E -> D4:36:39:67:A2:61, AA 0x50654a27, CRCInit 0x0a2f85,
+    #    WinSize 2, WinOffset 0, Interval 24 (30 ms), Latency 0, Timeout 72 (720 ms), all channels, Hop 7
+    ll_data = struct.pack("<I", AIR_ACCESS_ADDRESS) + AIR_CRC_INIT.to_bytes(3, "little") + struct.pack(
+        "<BHHHH", 2, 0, 24, 0, 72) + bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x07])
+    adv(101_000, 37, adv_pdu(0x5, central + peripheral + ll_data, tx_random=True))
+
+    event = 0
+    t_event = AIR_T0_US + 104_000
+
+    def data(offset_us: int, central_sends: bool, pdu: bytes, crc_valid: bool = True) -> None:
+        frames.append((t_event + offset_us, air_packet(event % 37, -48 if central_sends else -55, pdu,
+                                                       AIR_ACCESS_ADDRESS, AIR_CRC_INIT,
+                                                       2 if central_sends else 3, crc_valid)))
+
+    def next_event(count: int = 1) -> None:
+        nonlocal event, t_event
+        event += count
+        t_event += count * AIR_INTERVAL_US
+
+    # (central SN, NESN), (peripheral SN, NESN) as the link goes on
+    # 7: LL_VERSION_IND 5.3, Nordic Semiconductor, 0x0001; 8: empty
+    data(0, True, data_pdu(0b11, 0, 0, bytes([0x0C, 0x0C]) + struct.pack("<HH", 0x0059, 0x0001)))
+    data(230, False, data_pdu(0b01, 1, 0, b""))
+    next_event()
+    # 9: empty; 10: LL_VERSION_IND 4.2 from the peripheral
+    data(0, True, data_pdu(0b01, 1, 1, b""))
+    data(230, False, data_pdu(0b11, 0, 1, bytes([0x0C, 0x08]) + struct.pack("<HH", 0x000F, 0x0102)))
+    next_event()
+    # 11: ATT Exchange MTU Request 517 (L2CAP 3 + 4 octets); 12: empty
+    data(0, True, data_pdu(0b10, 0, 0, l2cap(CID_ATT, struct.pack("<BH", 0x02, 517))))
+    data(230, False, data_pdu(0b01, 1, 0, b""))
+    next_event()
+    # 13: empty; 14: ATT Exchange MTU Response 247
+    data(0, True, data_pdu(0b01, 0, 1, b""))
+    data(230, False, data_pdu(0b10, 0, 1, l2cap(CID_ATT, struct.pack("<BH", 0x03, 247))))
+    next_event()
+    # 15: ATT Write Request 0x000f 0100, sent again (16) because the peripheral's NESN (17)
+    #     did not acknowledge it; 17 has a bad CRC
+    write = data_pdu(0b10, 0, 0, l2cap(CID_ATT, bytes([0x12, 0x0F, 0x00, 0x01, 0x00])))
+    data(0, True, write)
+    data(300, False, data_pdu(0b01, 0, 0, b""), crc_valid=False)
+    next_event()
+    data(0, True, write)
+    # 18: ATT Write Response, acknowledging the write
+    data(300, False, data_pdu(0b10, 1, 0, l2cap(CID_ATT, bytes([0x13]))))
+    next_event()
+    # 19-20: a Handle Value Notification of 0x000e in two LL fragments (LLID 10, then 01)
+    notification = l2cap(CID_ATT, att_notification_pdu(0x000E, hr_measurement(75, tuple(range(800, 810)))))
+    data(0, True, data_pdu(0b01, 1, 1, b""))
+    data(230, False, data_pdu(0b10, 0, 1, notification[:27], md=1))
+    data(560, True, data_pdu(0b01, 0, 0, b""))
+    data(790, False, data_pdu(0b01, 1, 0, notification[27:]))
+    next_event()
+    # 23: LL_TERMINATE_IND Remote User Terminated Connection (0x13); 24: empty
+    data(0, True, data_pdu(0b11, 1, 1, bytes([0x02, 0x13])))
+    data(230, False, data_pdu(0b01, 0, 1, b""))
+    return frames
+
+
 def main() -> None:
     mon = monitor_records()
     h4_btsnoop = write_btsnoop_h4(SESSION)
@@ -1402,6 +1530,7 @@ def main() -> None:
         "secure-sensor.pcap": pcap_file([(r.ts_us, phdr201(r)) for r in SECURE_SESSION],
                                         DLT_BLUETOOTH_HCI_H4_WITH_PHDR),
         "scanner.btsnoop": write_btsnoop_h4(SCANNER_SESSION),
+        "air-sensor.pcap": pcap_file(air_session(), DLT_BLUETOOTH_LE_LL_WITH_PHDR),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)

@@ -20,7 +20,17 @@ public struct Analyzer {
   }
 
   public mutating func analyze(_ record: Record) -> AnalyzedRecord {
+    var record = record
+    return analyze(&record)
+  }
+
+  /// Also gives an air packet the direction its link layer decode found
+  /// (central→peripheral `sent`, as if the capture were the central's).
+  public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
     var analyzed = links.analyze(record, decoder.decode(record))
+    if analyzed.decoded.linkLayer != nil, let direction = analyzed.decoded.ll?.direction {
+      record.direction = direction.hostDirection
+    }
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
     return analyzed

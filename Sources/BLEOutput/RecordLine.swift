@@ -39,6 +39,7 @@ enum RecordLine {
         }
       }
     } else if let linkType = decoded.linkLayer {
+      if let ll = decoded.ll { return LLText.appendDetail(record, analyzed, ll, into: &out) }
       out.append("link type ")
       out.appendDecimal(Int(linkType.rawValue))
       out.append(", ")
@@ -100,7 +101,7 @@ enum RecordLine {
     }
   }
 
-  private static func appendData(
+  static func appendData(
     _ record: Record, _ analyzed: AnalyzedRecord, _ acl: ACLLayer, into out: inout OutputBuffer
   ) {
     let decoded = analyzed.decoded

@@ -169,9 +169,13 @@ enum JSONRecord {
       out.append("}")
     }
     if let linkType = decoded.linkLayer {
-      out.append(",\"ll\":{\"link_type\":")
-      out.appendDecimal(Int(linkType.rawValue))
-      out.append("}")
+      if let ll = decoded.ll {
+        LLJSON.append(ll, into: &out)
+      } else {
+        out.append(",\"ll\":{\"link_type\":")
+        out.appendDecimal(Int(linkType.rawValue))
+        out.append("}")
+      }
     }
     if !decoded.diagnostics.isEmpty {
       out.append(",\"diagnostics\":[")

@@ -129,6 +129,15 @@ enum StatsJSON {
     appendMilliseconds(stats.durationMicroseconds, into: &out)
     out.append(",\"att_pdus\":")
     out.appendDecimal(stats.attPDUs)
+    if stats.llPackets > 0 {
+      out.append(",\"ll\":{\"packets\":")
+      out.appendDecimal(stats.llPackets)
+      out.append(",\"crc_bad\":")
+      out.appendDecimal(stats.llCRCBad)
+      out.append(",\"retransmissions\":")
+      out.appendDecimal(stats.llRetransmissions)
+      out.append("}")
+    }
     out.append(",\"transactions\":")
     appendTransactions(stats.transactions, into: &out)
     out.append(",\"damage\":")
@@ -400,6 +409,12 @@ enum StatsText {
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
+    if stats.llPackets > 0 {
+      parts.append(
+        "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) "
+          + "retransmission\(stats.llRetransmissions == 1 ? "" : "s"), "
+          + "left out of the ATT counts)")
+    }
     return parts.joined(separator: ", ")
   }
 

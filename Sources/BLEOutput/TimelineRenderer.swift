@@ -239,6 +239,10 @@ enum TimelineText {
       out.append(peer.description)
       if let type = c.ref.peerType { out.append(" (" + AdvertisingAddressType(rawValue: type).name + ")") }
     }
+    if let accessAddress = c.accessAddress {
+      out.append("  access address 0x")
+      out.appendHexDigits(UInt64(accessAddress), width: 8)
+    }
     if c.complete == nil { out.append("  (up before the capture started)") }
     out.append("\n")
     for event in c.events(transactions: verbose) {
@@ -422,6 +426,7 @@ struct TimelineJSON {
     } else {
       out.append("null")
     }
+    if let accessAddress = c.accessAddress { k.integer("access_address", accessAddress, into: &out) }
     k.integer("create_frame", c.attempt?.create.frame, into: &out)
     k.integer("complete_frame", c.complete?.frame, into: &out)
     k.milliseconds("connect_latency_ms", c.connectLatencyMicroseconds, into: &out)

@@ -42,7 +42,8 @@ struct Gatt: ParsableCommand {
     try inputs.forEach(into: &out) { path, source, _ in
       var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
       CaptureInputs.read(source, label: path) { record in
-        _ = analyzer.analyze(record)
+        var record = record
+        _ = analyzer.analyze(&record)
         return true
       }
       peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {

@@ -131,8 +131,8 @@ struct Live: ParsableCommand {
     }
     var summary = CaptureSummary()
     var analyzer = makeAnalyzer()
-    while let record = source.next() {
-      let analyzed = analyzer.analyze(record)
+    while var record = source.next() {
+      let analyzed = analyzer.analyze(&record)
       summary.add(record, analyzed.decoded)
       if emitter.start == nil { emitter.start = record.timestamp }
       try emitter.push(record, analyzed)

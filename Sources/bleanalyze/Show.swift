@@ -91,7 +91,8 @@ struct Show: ParsableCommand {
       guard out.flush() else { throw ExitCode.success }
     }
     try CaptureInputs.read(source, label: path) { record in
-      let analyzed = analyzer.analyze(record)
+      var record = record
+      let analyzed = analyzer.analyze(&record)
       summary.add(record, analyzed.decoded)
       let start = summary.first ?? record.timestamp
       try lookahead.push(record, analyzed) { try each($0, $1, start: start) }

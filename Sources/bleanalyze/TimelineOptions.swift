@@ -78,7 +78,8 @@ struct TimelineContext {
     var analyzer = Analyzer(importedDatabases: imported, identityKeys: keys, library: library)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
     CaptureInputs.read(source, label: label) { record in
-      let analyzed = analyzer.analyze(record)
+      var record = record
+      let analyzed = analyzer.analyze(&record)
       builder.add(record, analyzed)
       each(record, analyzed)
       return true

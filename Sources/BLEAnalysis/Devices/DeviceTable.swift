@@ -42,6 +42,9 @@ public struct Device: Sendable {
   static let maxServices = 64
   static let maxCompanies = 8
   static let maxGaps = 512
+  /// Gaps shorter than this (µs) are one advertising event heard on several channels
+  /// (air sniffers hear each channel's copy); no advertising interval is below 20 ms.
+  static let minimumGap: Int64 = 10_000
   /// The mean of advDelay, in ms.
   static let meanAdvDelay = 5.0
 
@@ -67,7 +70,7 @@ public struct Device: Sendable {
   /// channel), so most gaps are multiples of the interval plus delays; the shortest
   /// cluster is one interval. Nil with fewer than 3 gaps.
   public var intervalEstimate: Double? {
-    let sorted = gaps.filter { $0 > 0 }.sorted()
+    let sorted = gaps.filter { $0 >= Self.minimumGap }.sorted()
     guard sorted.count >= 3 else { return nil }
     let low = sorted[sorted.count / 10]
     let cluster = sorted.filter { $0 >= low && Double($0) <= Double(low) * 1.5 }

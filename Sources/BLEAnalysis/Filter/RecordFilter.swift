@@ -47,6 +47,8 @@ public enum RecordFilter {
     c.add("acl.pb", .integer) { int($0.analyzed.decoded.acl?.pb) }
     c.add("acl.length", .integer) { int($0.analyzed.decoded.acl?.length) }
 
+    addLinkLayerFields(to: &c)
+
     c.add("l2cap") { $0.analyzed.decoded.l2cap != nil }
     c.add("l2cap.cid", .integer) { int($0.analyzed.decoded.l2cap?.cid) }
     c.add("l2cap.length", .integer) { int($0.analyzed.decoded.l2cap?.length) }

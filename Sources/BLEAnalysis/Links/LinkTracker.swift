@@ -167,11 +167,13 @@ public struct LinkTracker {
     var pairingRequest: SMPPairingFeatures?
   }
 
-  private var links: [LinkKey: Link] = [:]
+  var links: [LinkKey: Link] = [:]
   private var nextID = 1
-  private var generations: [LinkKey: Int] = [:]
+  var generations: [LinkKey: Int] = [:]
   /// The earliest time an outstanding request times out.
-  private var nextDeadline = Int64.max
+  var nextDeadline = Int64.max
+  /// Connections heard on air (sniffer captures), by connection number.
+  var airLinks = AirLinks()
 
   /// Connections followed at once; ACL data of further ones is decoded, not followed.
   public let maxLinks: Int
@@ -190,7 +192,14 @@ public struct LinkTracker {
 
   public mutating func analyze(_ record: Record, _ decoded: consuming DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
-    guard let hci = analyzed.decoded.hci else { return analyzed }
+    guard let hci = analyzed.decoded.hci else {
+      if analyzed.decoded.linkLayer != nil {
+        var record = record
+        record.direction = analyzed.decoded.ll?.direction?.hostDirection
+        analyzeLinkLayer(record, &analyzed)
+      }
+      return analyzed
+    }
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
     if let acl = analyzed.decoded.acl {
       let key = LinkKey(adapter: record.adapter, handle: acl.handle)
@@ -229,7 +238,7 @@ public struct LinkTracker {
         "\(links.count) connections are followed, the limit: handle 0x\(hex(key.handle)) is not followed"))
   }
 
-  private mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
+  mutating func newRef(adapter: UInt16?, handle: UInt16, generation: Int, isLE: Bool) -> ConnectionRef {
     defer { nextID += 1 }
     return ConnectionRef(id: nextID, adapter: adapter, handle: handle, generation: generation, isLE: isLE)
   }
@@ -242,7 +251,7 @@ public struct LinkTracker {
   }
 
   /// Every request of a link waits no more.
-  private mutating func settleAll(
+  mutating func settleAll(
     _ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]
   ) {
     guard let link = links[key], !link.outstanding.isEmpty else { return }
@@ -253,7 +262,7 @@ public struct LinkTracker {
   }
 
   /// Requests older than the transaction timeout at `time` time out.
-  private mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
+  mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
     nextDeadline = .max
     for key in links.keys {
       guard let link = links[key], !link.outstanding.isEmpty else { continue }
@@ -322,6 +331,17 @@ public struct LinkTracker {
   }
 
   // MARK: - ATT
+
+  /// ATT and SMP on the link `key`, changed in place (the air-capture analysis calls this).
+  mutating func trackPDUs(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
+    guard let index = links.index(forKey: key) else { return }
+    if let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap,
+      let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
+    {
+      nextDeadline = min(nextDeadline, deadline)
+    }
+    if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
+  }
 
   /// Returns when a request that went out times out.
   private static func trackATT(

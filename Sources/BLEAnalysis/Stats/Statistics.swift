@@ -136,6 +136,10 @@ public struct Statistics {
   public private(set) var first: Timestamp?
   public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
+  /// Air sniffer captures: link-layer packets, those with a bad CRC, retransmissions.
+  public private(set) var llPackets = 0
+  public private(set) var llCRCBad = 0
+  public private(set) var llRetransmissions = 0
 
   private var opcodeCounts = [Int](repeating: 0, count: 256)
   private var opcodeBytes = [Int](repeating: 0, count: 256)
@@ -180,6 +184,13 @@ public struct Statistics {
     records += 1
     if first == nil { first = record.timestamp }
     last = record.timestamp
+    if analyzed.decoded.linkLayer != nil, let ll = analyzed.decoded.ll {
+      // A damaged or repeated air packet is counted, and stays out of the ATT counts.
+      llPackets += 1
+      if ll.radio.crc == .bad { llCRCBad += 1 }
+      if ll.isRetransmission { llRetransmissions += 1 }
+      if ll.radio.crc == .bad || ll.isRetransmission { return }
+    }
     guard let att = analyzed.decoded.att else { return }
     attPDUs += 1
     let code = Int(att.opcode.rawValue)

@@ -275,6 +275,8 @@ public struct WriteNotifyPair: Sendable {
 /// A connection's story: how it came up, what ran over it, how it ended.
 public struct ConnectionTimeline: Sendable {
   public var ref: ConnectionRef
+  /// The access address of a connection heard on air (sniffer captures).
+  public var accessAddress: UInt32?
   /// The Create Connection that led to it (central role).
   public var attempt: ConnectionAttempt?
   /// The (LE Enhanced) Connection Complete; nil when the link was up before the capture.

@@ -6,21 +6,21 @@ import BLEDissect
 /// transaction, and write→notify pairs. The state of a connection that is not output
 /// (outstanding requests, writes waiting for an answer) goes when it disconnects.
 public struct TimelineBuilder {
-  public private(set) var timeline = Timeline()
+  public internal(set) var timeline = Timeline()
   /// How long a write waits for the notification that answers it (`--pair-window`).
   public var pairWindowMicroseconds: Int64
   public var rules: [PairRule]
 
   /// Connection id → index in `timeline.connections`.
-  private var index: [Int: Int] = [:]
+  var index: [Int: Int] = [:]
   /// Per live connection.
-  private var states: [Int: LinkState] = [:]
+  var states: [Int: LinkState] = [:]
   /// The LE Create Connection waiting for its result, per adapter.
   private var pendingLE: [UInt16?: Int] = [:]
   /// BR/EDR Create Connections waiting, per adapter and address.
   private var pendingBREDR: [PeerKey: Int] = [:]
   /// The last connection to each peer that ended, for the reconnect gap.
-  private var lastEnded: [PeerKey: Int] = [:]
+  var lastEnded: [PeerKey: Int] = [:]
 
   struct PeerKey: Hashable {
     var adapter: UInt16?
@@ -46,7 +46,10 @@ public struct TimelineBuilder {
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
-    guard let hci = analyzed.decoded.hci else { return }
+    guard let hci = analyzed.decoded.hci else {
+      if analyzed.decoded.linkLayer != nil { addLinkLayer(record, analyzed) }
+      return
+    }
     for request in analyzed.unanswered { settle(request) }
     let at = FrameTime(record)
     switch hci.type {
@@ -69,7 +72,7 @@ public struct TimelineBuilder {
 
   // MARK: - Connections
 
-  private mutating func connection(_ ref: ConnectionRef?, _ at: FrameTime) -> Int? {
+  mutating func connection(_ ref: ConnectionRef?, _ at: FrameTime) -> Int? {
     guard let ref else { return nil }
     if let i = index[ref.id] {
       timeline.connections[i].last = at
@@ -259,7 +262,7 @@ public struct TimelineBuilder {
 
   // MARK: - Data
 
-  private mutating func data(_ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
+  mutating func data(_ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
     guard let conn = analyzed.conn, let i = connection(conn, at), states[conn.id] != nil else { return }
     if let smp = analyzed.decoded.smp { security(smp, record, analyzed, i, at) }
     if let signaling = analyzed.decoded.signaling, signaling.code.rawValue == 0x12 {
@@ -327,7 +330,7 @@ public struct TimelineBuilder {
     }
   }
 
-  private mutating func settle(_ request: UnansweredRequest) {
+  mutating func settle(_ request: UnansweredRequest) {
     guard let i = index[request.conn.id],
       var transaction = states[request.conn.id]?.pending.removeValue(forKey: request.frame)
     else { return }

@@ -10,6 +10,8 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     case hci, acl, l2cap, att, smp
     /// Advertising data: AD structures inside an advertising report.
     case adv
+    /// An air packet: sniffer header or link-layer PDU.
+    case ll
   }
 
   public var kind: Kind

@@ -10,8 +10,6 @@ public struct DecodedRecord: Sendable {
   public var monitor: MonitorOpcode?
   /// A PacketLogger record that carries no HCI packet.
   public var packetLogger: UInt8?
-  /// An air sniffer packet (decoded in a later layer).
-  public var linkLayer: LinkType?
   /// The L2CAP PDU this record completes (absent for fragments that do not).
   public var l2cap: L2CAPLayer?
   /// The first signaling command of a signaling channel PDU.
@@ -27,6 +25,9 @@ public struct DecodedRecord: Sendable {
   /// Whether the record is a fragment of a PDU that spans several records.
   public var reassembly: ReassemblyRole = .whole
   public var diagnostics: [Diagnostic] = []
+  /// An air sniffer record's link type and packet (`linkLayer`, `ll`), out of line
+  /// so that HCI records stay as small as they were.
+  var llBox: LLPacketBox?
 
   public init() {}
 }

@@ -13,6 +13,7 @@ public struct RecordDecoder {
   /// Credit-based channels with an SDU under way.
   private var pendingSDUs: Set<ReassemblyGroup> = []
   private var advertising = AdvertisingDecoder()
+  var linkLayer = LinkLayerDecoder()
 
   public init() {}
 
@@ -29,7 +30,9 @@ public struct RecordDecoder {
       decodeHCI(record, type: HCIPacketType(rawValue: rawType), into: &decoded)
     case .monitor(let opcode): decoded.monitor = opcode
     case .packetLogger(let type): decoded.packetLogger = type
-    case .linkLayer(let type): decoded.linkLayer = type
+    case .linkLayer(let type):
+      decoded.linkLayer = type
+      decodeLinkLayer(record, type, into: &decoded)
     case .unframed:
       decoded.diagnostics.append(
         Diagnostic(id: "hci.truncated", severity: .warning, "record too short to hold its packet type"))
@@ -104,10 +107,12 @@ public struct RecordDecoder {
     pendingSDUs = pendingSDUs.filter { !($0.key.adapter == adapter && $0.key.handle == handle) }
   }
 
-  private mutating func decodeACL(
-    _ record: Record, _ acl: ACLLayer, fragment: UnsafeRawBufferPointer, into decoded: inout DecodedRecord
+  /// `key` is the stream the fragment continues: the record's own by default.
+  mutating func decodeACL(
+    _ record: Record, _ acl: ACLLayer, key: ACLKey? = nil, fragment: UnsafeRawBufferPointer,
+    into decoded: inout DecodedRecord
   ) {
-    let key = ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
+    let key = key ?? ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
     let isStart = acl.pb != 1
     let cut = record.originalLength - record.bytes.count
     let result = aclReassembler.add(
@@ -147,7 +152,7 @@ public struct RecordDecoder {
 
   /// Decodes an L2CAP basic frame starting at `pduStart` of `buffer` (the record, or
   /// the reassembled PDU) and the protocol of its channel.
-  private mutating func decodeL2CAP(
+  mutating func decodeL2CAP(
     _ buffer: UnsafeRawBufferPointer, pduStart: Int, key: ACLKey, group: ReassemblyGroup?, fragments: Int,
     isCut: Bool, into decoded: inout DecodedRecord
   ) {

@@ -22,6 +22,7 @@ extension HCILayer {
 extension DecodedRecord {
   public func fields(_ record: Record) -> [Field] {
     var tree: [Field] = []
+    if let ll { tree += ll.fields(record) }
     if let hci {
       switch hci.type {
       case .command, .event:
