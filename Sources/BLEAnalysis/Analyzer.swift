@@ -28,7 +28,8 @@ public struct Analyzer {
   /// (central→peripheral `sent`, as if the capture were the central's).
   public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
     var analyzed = links.analyze(record, decoder.decode(record))
-    if analyzed.decoded.linkLayer != nil, let direction = analyzed.decoded.ll?.direction {
+    // The record's kind first: a getter on the decoded record would copy it whole.
+    if case .linkLayer = record.kind, let direction = analyzed.decoded.ll?.direction {
       record.direction = direction.hostDirection
     }
     resolver.observe(record, analyzed.decoded)

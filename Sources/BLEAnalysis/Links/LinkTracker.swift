@@ -193,7 +193,7 @@ public struct LinkTracker {
   public mutating func analyze(_ record: Record, _ decoded: consuming DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
     guard let hci = analyzed.decoded.hci else {
-      if analyzed.decoded.linkLayer != nil {
+      if case .linkLayer = record.kind {
         var record = record
         record.direction = analyzed.decoded.ll?.direction?.hostDirection
         analyzeLinkLayer(record, &analyzed)
