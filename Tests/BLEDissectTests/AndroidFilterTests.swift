@@ -33,6 +33,10 @@ import Testing
     //       Handle: 0x0010, Data: aabb… (18 of 22 value bytes left out)
     let records = decode([Fragment(bytes: hex("40201b00 17000400 1b1000aabb"), originalLength: 31)])
     #expect(records[0].diagnostics.map(\.id) == ["capture.cut"])
+    #expect(
+      records[0].diagnostics.first?.message == "record filtered or truncated by the capture source: 13 of 31 bytes kept"
+    )
+    #expect(records[0].diagnostics.first?.severity == .info)
     #expect(records[0].att?.opcode == .handleValueNotification)
     #expect(records[0].att?.handle == 0x0010)
   }

@@ -35,3 +35,19 @@ struct CommonTypesTests {
     #expect(tree.lookup("Missing") == nil)
   }
 }
+
+/// Found by fuzzing the pipeline: a Read By Group Type Response whose Length is below 4
+/// made the UUID width negative, and reading it trapped on an empty range.
+@Suite struct UUIDWidthTests {
+  @Test(arguments: [-4, -1, 0, 3, 17])
+  func widthsThatAreNoUUID(_ width: Int) {
+    let bytes: [UInt8] = Array(repeating: 0xAB, count: 20)
+    bytes.withUnsafeBytes { #expect($0.bluetoothUUID(at: 0, width: width) == nil) }
+  }
+
+  @Test func twoBytes() {
+    // 0x180d, little-endian
+    let bytes: [UInt8] = [0x0D, 0x18]
+    bytes.withUnsafeBytes { #expect($0.bluetoothUUID(at: 0, width: 2) == BluetoothUUID(uuid16: 0x180D)) }
+  }
+}

@@ -78,7 +78,7 @@ extension UnsafeRawBufferPointer {
   /// The little-endian value of `width` bytes at `offset` (up to 16), nil when they are
   /// not all there.
   func littleEndianUInt128(at offset: Int, width: Int) -> UInt128? {
-    guard offset >= 0, width <= 16, width <= count - offset else { return nil }
+    guard offset >= 0, width >= 0, width <= 16, width <= count - offset else { return nil }
     var value: UInt128 = 0
     for index in (0..<width).reversed() {
       value = value << 8 | UInt128(self[offset + index])

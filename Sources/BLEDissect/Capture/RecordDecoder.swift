@@ -23,7 +23,8 @@ public struct RecordDecoder {
       decoded.diagnostics.append(
         Diagnostic(
           id: "capture.cut", severity: .info,
-          "record cut by the capture source: \(record.bytes.count) of \(record.originalLength) bytes kept"))
+          "record filtered or truncated by the capture source: \(record.bytes.count) of \(record.originalLength) bytes kept"
+        ))
     }
     switch record.kind {
     case .hci(let rawType):
