@@ -39,18 +39,22 @@ final class ParallelFiles<Result>: @unchecked Sendable {
 
   /// Calls `work` for files 0..<count, two at a time when the machine has two cores,
   /// and `deliver` with each result in file order on the calling thread. An error
-  /// thrown by `deliver` stops the run once the helper's current file is done.
+  /// thrown by `deliver` stops the run at once.
   static func run(
     count: Int, ahead: Int = 2, work: @escaping Work, deliver: (_ index: Int, Result) throws -> Void
   ) rethrows {
     let runner = ParallelFiles(count: count, ahead: ahead, work: work)
     let helper = count > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? startThread { runner.helperLoop() } : nil
+    var delivered = false
     defer {
       runner.locked { runner.stopped = true }
       pthread_cond_broadcast(runner.changed)
-      if let helper { pthread_join(helper, nil) }
+      // Stopped early (stdout closed): the helper's file is not waited for; the process
+      // ends with it.
+      if let helper { delivered ? pthread_join(helper, nil) : pthread_detach(helper) }
     }
     try runner.mainLoop(deliver)
+    delivered = true
   }
 
   private func locked<T>(_ body: () -> T) -> T {
