@@ -22,9 +22,7 @@ public struct DevicesRenderer {
 
   public mutating func begin(into out: inout OutputBuffer) {
     guard format == .json else { return }
-    out.append("{\"schema_version\":")
-    out.appendDecimal(schemaVersion)
-    out.append(",\"devices\":[")
+    out.appendDocumentStart(listing: "devices")
   }
 
   /// The devices of one capture.

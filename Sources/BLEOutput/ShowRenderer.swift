@@ -39,10 +39,10 @@ struct JSONShowRenderer: ShowRenderer {
     self.file = file
     recordsWritten = 0
     guard document else { return }
-    out.append(capturesWritten == 0 ? "{\"schema_version\":" : ",")
     if capturesWritten == 0 {
-      out.appendDecimal(schemaVersion)
-      out.append(",\"captures\":[")
+      out.appendDocumentStart(listing: "captures")
+    } else {
+      out.append(",")
     }
     out.append("{\"file\":")
     out.appendJSONString(path)
@@ -78,11 +78,7 @@ struct JSONShowRenderer: ShowRenderer {
 
   mutating func finish(into out: inout OutputBuffer) {
     guard document else { return }
-    if capturesWritten == 0 {
-      out.append("{\"schema_version\":")
-      out.appendDecimal(schemaVersion)
-      out.append(",\"captures\":[")
-    }
+    if capturesWritten == 0 { out.appendDocumentStart(listing: "captures") }
     out.append("]}\n")
   }
 }

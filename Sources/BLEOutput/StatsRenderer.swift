@@ -25,9 +25,7 @@ public struct StatsRenderer {
 
   public mutating func begin(into out: inout OutputBuffer) {
     guard format == .json else { return }
-    out.append("{\"schema_version\":")
-    out.appendDecimal(schemaVersion)
-    out.append(",\"captures\":[")
+    out.appendDocumentStart(listing: "captures")
   }
 
   /// The statistics of one capture, once it was read to its end.

@@ -103,9 +103,7 @@ struct Dissectors: ParsableCommand {
         out.flush()
       }
     case .json:
-      out.append("{\"schema_version\":")
-      out.appendDecimal(schemaVersion)
-      out.append(",\"formats\":[")
+      out.appendDocumentStart(listing: "formats")
       for (index, format) in formats.enumerated() {
         if index > 0 { out.append(",") }
         out.appendDissectorJSON(format)

@@ -187,7 +187,7 @@ struct Live: ParsableCommand {
       throw Failure(error.description, status: ExitStatus.unreadable)
     }
     var out = OutputBuffer()
-    if options.format == .json { out.append("{\"schema_version\":1,\"adapters\":[") }
+    if options.format == .json { out.appendDocumentStart(listing: "adapters") }
     for (position, adapter) in adapters.enumerated() {
       switch options.format {
       case .text:
