@@ -25,18 +25,28 @@ struct CaptureInputs {
         source = try CaptureFile.open(path)
       } catch {
         // Report now, go on with the other files, and exit with the worst status.
-        out.flush(force: true)
-        report("\(error)")
-        worst = max(worst, ExitStatus.unreadable)
+        reportUnopened("\(error)", after: &out)
         continue
       }
       try body(path, source, &out)
-      out.flush(force: true)
-      for note in source.notes { report("\(path): note: \(note)") }
-      if let damage = source.damage {
-        report("\(path): warning: damaged: \(damage)")
-        worst = max(worst, ExitStatus.damaged)
-      }
+      reportRead(path, source, after: &out)
+    }
+  }
+
+  /// A file that could not be opened: its message, after what `out` holds.
+  private mutating func reportUnopened(_ message: String, after out: inout OutputBuffer) {
+    out.flush(force: true)
+    report(message)
+    worst = max(worst, ExitStatus.unreadable)
+  }
+
+  /// A file that was read: its source's notes and damage, after what `out` holds.
+  private mutating func reportRead(_ path: String, _ source: any RecordSource, after out: inout OutputBuffer) {
+    out.flush(force: true)
+    for note in source.notes { report("\(path): note: \(note)") }
+    if let damage = source.damage {
+      report("\(path): warning: damaged: \(damage)")
+      worst = max(worst, ExitStatus.damaged)
     }
   }
 
@@ -76,18 +86,11 @@ struct CaptureInputs {
         switch outcome {
         case .success(let read): (opened, result) = read
         case .failure(let failure):
-          out.flush(force: true)
-          report(failure.message)
-          worst = max(worst, ExitStatus.unreadable)
+          reportUnopened(failure.message, after: &out)
           return
         }
         try render(path, opened, result, &out)
-        out.flush(force: true)
-        for note in opened.source.notes { report("\(path): note: \(note)") }
-        if let damage = opened.source.damage {
-          report("\(path): warning: damaged: \(damage)")
-          worst = max(worst, ExitStatus.damaged)
-        }
+        reportRead(path, opened.source, after: &out)
       })
   }
 

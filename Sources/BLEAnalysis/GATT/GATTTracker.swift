@@ -84,13 +84,8 @@ public struct GATTTracker {
     let key = serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver)
     let index = server(for: key)
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
-    // The payload's bytes without copying the decoded record: only a reassembled PDU
-    // lives outside the record.
-    let reassembled = analyzed.decoded.reassembled
-    let payload = { (body: (UnsafeRawBufferPointer) -> Void) in
-      if let reassembled { reassembled.withUnsafeBytes(body) } else { body(UnsafeRawBufferPointer(record.bytes)) }
-    }
-    payload { bytes in
+    // `analyzed` changes below, so the payload is reached without borrowing it.
+    DecodedRecord.withPayloadBytes(analyzed.decoded.reassembled, record) { bytes in
       // The database changes in place in the array, so its tables are not copied.
       Self.learn(att, bytes, analyzed.exchange, into: &servers[index].database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {

@@ -75,7 +75,7 @@ extension LinkTracker {
       }
       return
     }
-    trackPDUs(record, key, &analyzed)
+    if let index = links.index(forKey: key) { trackPDUs(record, at: index, &analyzed) }
   }
 
   /// Connections silent for longer than their supervision timeout end; the record

@@ -217,12 +217,7 @@ public struct LinkTracker {
         index = links.index(forKey: key)!
       }
       analyzed.conn = links.values[index].ref
-      if let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap,
-        let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
-      {
-        nextDeadline = min(nextDeadline, deadline)
-      }
-      if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
+      trackPDUs(record, at: index, &analyzed)
     } else if hci.type == .event || hci.type == .command {
       trackControl(record, hci, &analyzed)
     }
@@ -332,9 +327,10 @@ public struct LinkTracker {
 
   // MARK: - ATT
 
-  /// ATT and SMP on the link `key`, changed in place (the air-capture analysis calls this).
-  mutating func trackPDUs(_ record: Record, _ key: LinkKey, _ analyzed: inout AnalyzedRecord) {
-    guard let index = links.index(forKey: key) else { return }
+  /// ATT and SMP on the link at `index`, changed in place (HCI and air captures alike).
+  mutating func trackPDUs(
+    _ record: Record, at index: Dictionary<LinkKey, Link>.Index, _ analyzed: inout AnalyzedRecord
+  ) {
     if let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap,
       let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
     {

@@ -93,28 +93,25 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// Signed Write Command
   public static let signedWriteCommand = Self(rawValue: 0xD2)
 
-  /// The table row of a known opcode.
-  var row: ATTOpcodeRow? {
+  /// Where a known opcode's row is in the table. `name` and `kind` read one field of
+  /// the row there: copying the whole row would retain its name and parser.
+  private var position: Int? {
     let index = Self.rowIndex[Int(rawValue)]
-    return index < 0 ? nil : Self.table[Int(index)]
+    return index < 0 ? nil : Int(index)
   }
+
+  /// The table row of a known opcode.
+  var row: ATTOpcodeRow? { position.map { Self.table[$0] } }
 
   /// Whether the table knows this opcode.
-  public var isKnown: Bool { Self.rowIndex[Int(rawValue)] >= 0 }
+  public var isKnown: Bool { position != nil }
 
   /// The spec name (`Exchange MTU Request`), or `Unknown (0x7f)`.
-  public var name: String {
-    let index = Self.rowIndex[Int(rawValue)]
-    return index < 0 ? "Unknown (0x" + hex(rawValue) + ")" : Self.table[Int(index)].name
-  }
+  public var name: String { position.map { Self.table[$0].name } ?? "Unknown (0x" + hex(rawValue) + ")" }
 
   public var description: String { name }
 
-  public var kind: Kind {
-    // One field of the row: copying the whole row would retain its name and parser.
-    let index = Self.rowIndex[Int(rawValue)]
-    return index < 0 ? .unknown : Self.table[Int(index)].kind
-  }
+  public var kind: Kind { position.map { Self.table[$0].kind } ?? .unknown }
 
   /// Bits 0–5: the method.
   public var method: UInt8 { rawValue & 0x3F }

@@ -47,6 +47,14 @@ extension DecodedRecord {
 extension DecodedRecord {
   /// The bytes the upper layers' ranges index: the reassembled PDU, or the record.
   public func withPayloadBytes<T>(_ record: Record, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    Self.withPayloadBytes(reassembled, record, body)
+  }
+
+  /// The same, given only the reassembled bytes: for callers that change the decoded
+  /// record while they read, and so cannot borrow it.
+  public static func withPayloadBytes<T>(
+    _ reassembled: [UInt8]?, _ record: Record, _ body: (UnsafeRawBufferPointer) -> T
+  ) -> T {
     if let reassembled { return reassembled.withUnsafeBytes(body) }
     return body(UnsafeRawBufferPointer(record.bytes))
   }

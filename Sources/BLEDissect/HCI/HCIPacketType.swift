@@ -20,11 +20,9 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable {
 
   /// `command`, `acl`, `sco`, `event`, `iso`, or `unknown_0x06`.
   public var name: String {
-    Int(rawValue) < Self.table.count
-      ? Self.table[Int(rawValue)] ?? Self.unknownName(rawValue) : Self.unknownName(rawValue)
+    let known = Int(rawValue) < Self.table.count ? Self.table[Int(rawValue)] : nil
+    return known ?? "unknown_0x" + hex(rawValue)
   }
-
-  private static func unknownName(_ value: UInt8) -> String { "unknown_0x" + hex(value) }
 }
 
 /// Lower-case hex with every digit of the type's width (`0x` not included).
