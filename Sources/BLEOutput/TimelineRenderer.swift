@@ -149,6 +149,7 @@ extension ConnectionTimeline {
         case .local: "by this host"
         case .remote: "by the peer"
         case .linkLoss: "link lost"
+        case .failedToEstablish: "failed to establish"
         }
       add(
         disconnect.complete, "disconnected",

@@ -85,6 +85,23 @@ func buildTimeline(_ packets: [Packet], rules: [PairRule] = []) -> Timeline {
     #expect(DisconnectInitiator.of(reason: reason, localCommand: localCommand) == initiator)
   }
 
+  /// 0x3E within the first twelve connection intervals is a connection that failed to
+  /// establish; later, or with another reason, the link was lost.
+  @Test(arguments: [
+    // android-central #86: 6.1 intervals of 30 ms
+    (UInt8(0x3E), Int64(183_294), DisconnectInitiator.failedToEstablish),
+    (0x3E, 360_000, .failedToEstablish),  // exactly 12 intervals
+    (0x3E, 360_001, .linkLoss),
+    (0x3E, 5_000_000, .linkLoss),
+    (0x08, 183_294, .linkLoss),
+  ])
+  func failedToEstablish(reason: UInt8, sinceComplete: Int64, initiator: DisconnectInitiator) {
+    let interval = ConnectionInterval(units: 24)
+    #expect(
+      DisconnectInitiator.of(reason: reason, localCommand: false, sinceComplete: sinceComplete, interval: interval)
+        == initiator)
+  }
+
   @Test func cancelledAttempt() throws {
     // LE Create Connection Cancel, then LE Connection Complete with Unknown Connection Identifier.
     let timeline = buildTimeline([Self.create, .command("0e20 00", at: 3000), Self.complete(at: 3001, status: "02")])

@@ -35,6 +35,27 @@ struct TimelineCommandTests {
     #expect(try pairs(["--pair-window", "20ms"]).allSatisfy { ($0["rtt_ms"] as? Double ?? 99) <= 20 })
   }
 
+  /// fossibot's phone connects three times in a row to a lamp that never answers: each
+  /// link ends with 0x3E about 6.6 intervals of 18.75 ms after it completed. That is a
+  /// connection that failed to establish, not a link loss; the fourth connection runs.
+  @Test(
+    "0x3E in the first connection events is failed_to_establish (fossibot)",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"))
+  func failedToEstablish() throws {
+    let path = Paths.captures.appending(path: "real/fossibot-bluetooth__btsnoop_hci.btsnoop").path
+    let output = runRaw(["timeline", "--format", "json", path])
+    #expect(output.status == 0, "\(output.stderr)")
+    let document = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+    let connections = try #require(document["connections"] as? [[String: Any]])
+    let ends = connections.prefix(4).map { connection -> String in
+      let disconnect = connection["disconnect"] as? [String: Any]
+      return "\(disconnect?["reason"] as? Int ?? -1) \(disconnect?["initiator"] as? String ?? "-")"
+    }
+    #expect(ends == ["62 failed_to_establish", "62 failed_to_establish", "62 failed_to_establish", "22 local"])
+    let text = run(["timeline", path]).stdout
+    #expect(text.components(separatedBy: "(0x3e), failed to establish").count - 1 == 3, "\(text.prefix(2000))")
+  }
+
   @Test(
     "bad --pair and --pair-window values are usage errors",
     arguments: [["--pair", "ff02"], ["--pair", "0xzz:ff01"], ["--pair-window", "2x"], ["--pair-window", "-1s"]])

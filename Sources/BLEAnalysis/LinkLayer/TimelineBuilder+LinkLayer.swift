@@ -100,7 +100,10 @@ extension TimelineBuilder {
       let byCentral = ll?.direction == .centralToPeripheral
       disconnect = Disconnect(
         command: nil, commandReason: nil, complete: at, reason: reason,
-        initiator: DisconnectInitiator.of(reason: reason, localCommand: byCentral))
+        initiator: DisconnectInitiator.of(
+          reason: reason, localCommand: byCentral,
+          sinceComplete: timeline.connections[i].complete?.microseconds(to: at),
+          interval: timeline.connections[i].parameters?.interval))
       timeline.connections[i].last = at
     }
     timeline.connections[i].disconnect = disconnect

@@ -195,15 +195,33 @@ public enum DisconnectInitiator: String, Sendable {
   case local
   /// The peer.
   case remote
-  /// Neither: the link was lost (Connection Timeout, LL Response Timeout, Connection
-  /// Failed to be Established).
+  /// Neither: the link was lost (Connection Timeout, LL Response Timeout, or Connection
+  /// Failed to be Established once the connection had been running).
   case linkLoss = "link_loss"
+  /// The connection never got going: Connection Failed to be Established (0x3E) within
+  /// its first connection events. Android reports it as status 62 or 133, CoreBluetooth
+  /// as didFailToConnect.
+  case failedToEstablish = "failed_to_establish"
 
   /// Reasons that mean the link was lost, not closed.
   static let linkLossReasons: Set<UInt8> = [0x08, 0x22, 0x28, 0x3E]
 
-  static func of(reason: UInt8, localCommand: Bool) -> Self {
+  /// The Link Layer gives up on a new connection when no packet arrives in its first
+  /// six connection events (Core 6.0, Vol 6, Part B, 4.5.2); a 0x3E that comes within
+  /// twice that many intervals of the completion is that failure, a later one a loss.
+  static let establishmentEvents: Int64 = 12
+
+  /// `sinceComplete` is the time from the connection's completion to its end, and
+  /// `interval` the interval it started with, when the capture shows them.
+  static func of(
+    reason: UInt8, localCommand: Bool, sinceComplete: Int64? = nil, interval: ConnectionInterval? = nil
+  ) -> Self {
     if localCommand { return .local }
+    if reason == HCIStatusCode.connectionFailedToBeEstablished.rawValue, let sinceComplete, let interval,
+      sinceComplete <= establishmentEvents * interval.microseconds
+    {
+      return .failedToEstablish
+    }
     if linkLossReasons.contains(reason) { return .linkLoss }
     return reason == HCIStatusCode.connectionTerminatedByLocalHost.rawValue ? .local : .remote
   }

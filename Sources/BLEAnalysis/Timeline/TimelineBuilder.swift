@@ -153,9 +153,12 @@ public struct TimelineBuilder {
       guard status == 0, let ended = analyzed.endedConnection, let i = connection(ended, at) else { return }
       let reason = UInt8(truncatingIfNeeded: integer("Reason") ?? 0)
       let command = states[ended.id]?.disconnectCommand
+      let connection = timeline.connections[i]
       timeline.connections[i].disconnect = Disconnect(
         command: command?.at, commandReason: command?.reason, complete: at, reason: reason,
-        initiator: .of(reason: reason, localCommand: command != nil))
+        initiator: .of(
+          reason: reason, localCommand: command != nil, sinceComplete: connection.complete?.microseconds(to: at),
+          interval: connection.parameters?.interval))
       states[ended.id] = nil
       if let peer = ended.peer { lastEnded[PeerKey(adapter: ended.adapter, address: peer)] = i }
     case (0x08, _), (0x59, _), (0x30, _):
