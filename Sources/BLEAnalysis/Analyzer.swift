@@ -12,10 +12,10 @@ public struct Analyzer {
   /// `library` names attributes and decodes their values. `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
   /// private peer addresses to identities.
   public init(
-    importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = [], identityKeys: [IdentityKey] = [],
-    library: DissectorLibrary = .builtin
+    importedDatabases: [(address: DeviceAddress?, database: GATTDatabase)] = [], peers: PeerAssignments = .init(),
+    identityKeys: [IdentityKey] = [], library: DissectorLibrary = .builtin
   ) {
-    gatt = GATTTracker(imported: importedDatabases, library: library)
+    gatt = GATTTracker(imported: importedDatabases, peers: peers, library: library)
     resolver = AddressResolver(keys: identityKeys)
   }
 

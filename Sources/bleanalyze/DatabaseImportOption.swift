@@ -15,6 +15,28 @@ struct DatabaseImportOption: ParsableArguments {
       valueName: "file"))
   var path: String?
 
+  @Option(
+    name: .customLong("peer"),
+    help: ArgumentHelp(
+      "The peer of links whose peer the capture does not show (repeatable).",
+      discussion: """
+        ADDR for every such link, or HANDLE=ADDR (0x0042=D4:36:39:1C:E5:11) for the link on one \
+        connection handle: the database of that address names its handles.
+        """, valueName: "[handle=]addr"))
+  var peerTexts: [String] = []
+
+  func validate() throws {
+    _ = try peers()
+  }
+
+  func peers() throws -> PeerAssignments {
+    do {
+      return try PeerAssignments(parsing: peerTexts)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+  }
+
   func load() throws -> [(address: DeviceAddress?, database: GATTDatabase)] {
     guard let path else { return [] }
     let text: String

@@ -40,7 +40,8 @@ struct Gatt: ParsableCommand {
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, _ in
-      var analyzer = Analyzer(importedDatabases: imported, identityKeys: identityKeys.keys, library: library)
+      var analyzer = Analyzer(
+        importedDatabases: imported, peers: try importDB.peers(), identityKeys: identityKeys.keys, library: library)
       CaptureInputs.read(source, label: path) { record in
         var record = record
         _ = analyzer.analyze(&record)

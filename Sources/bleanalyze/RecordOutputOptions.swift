@@ -49,9 +49,10 @@ struct RecordOutputOptions: ParsableArguments {
   /// An analyzer with the imported databases, the IRKs and the dissectors.
   func analyzerFactory() throws -> @Sendable () -> Analyzer {
     let imported = try importDB.load()
+    let peers = try importDB.peers()
     let library = try dissectors.library()
     let keys = identityKeys.keys
-    return { Analyzer(importedDatabases: imported, identityKeys: keys, library: library) }
+    return { Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library) }
   }
 
   /// The `-w` writer for records of `source`'s kind, when -w was given.

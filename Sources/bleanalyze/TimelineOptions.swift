@@ -58,13 +58,15 @@ struct TimelineOptions: ParsableArguments {
   /// Loads what the analysis needs once for every capture.
   func context() throws -> TimelineContext {
     TimelineContext(
-      imported: try importDB.load(), keys: identityKeys.keys, library: try dissectors.library(),
+      imported: try importDB.load(), peers: try importDB.peers(), keys: identityKeys.keys,
+      library: try dissectors.library(),
       window: Self.microseconds(pairWindow) ?? 2_000_000, rules: pairs.compactMap(PairRule.init(parsing:)))
   }
 }
 
 struct TimelineContext {
   let imported: [(address: DeviceAddress?, database: GATTDatabase)]
+  let peers: PeerAssignments
   let keys: [IdentityKey]
   let library: DissectorLibrary
   let window: Int64
@@ -75,7 +77,7 @@ struct TimelineContext {
   func timeline(of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in })
     -> Timeline
   {
-    var analyzer = Analyzer(importedDatabases: imported, identityKeys: keys, library: library)
+    var analyzer = Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
     CaptureInputs.read(source, label: label) { record in
       var record = record

@@ -38,6 +38,8 @@ public struct GATTTracker {
   public let library: DissectorLibrary
   private var serverIndex: [GATTServerKey: Int] = [:]
   private var imported: [DeviceAddress: GATTDatabase] = [:]
+  /// `--peer`: the peer of links whose peer the capture does not show.
+  private var assumedPeers: PeerAssignments
   /// Read BD_ADDR answers, per adapter: the local server's address.
   private var localAddresses: [UInt16?: DeviceAddress] = [:]
   private var links: [Int: LinkState] = [:]
@@ -61,10 +63,14 @@ public struct GATTTracker {
 
   /// `imported` databases (from `--import-db`) name handles of captures that lack the
   /// discovery: by peer address, or, when only one is given, for every connection
-  /// whose peer the capture does not show.
-  public init(imported: [(address: DeviceAddress?, database: GATTDatabase)] = [], library: DissectorLibrary = .builtin)
-  {
+  /// whose peer the capture does not show. `peers` (`--peer`) says who the peer of such
+  /// a connection is, when the file holds several.
+  public init(
+    imported: [(address: DeviceAddress?, database: GATTDatabase)] = [], peers: PeerAssignments = .init(),
+    library: DissectorLibrary = .builtin
+  ) {
     self.library = library
+    assumedPeers = peers
     for entry in imported {
       if let address = entry.address { self.imported[address] = entry.database }
     }
@@ -138,13 +144,14 @@ public struct GATTTracker {
       default: false
       }
     let hostSent = record.direction == .sent
-    // An unknown address takes the one imported database's, if there is only one.
+    // An unknown address is the one --peer gives, or the one imported database's if there
+    // is only one.
     let onlyImported = imported.count == 1 ? imported.keys.first : nil
     if fromServer == hostSent, record.direction != nil {
       let address = localAddresses[record.adapter] ?? onlyImported
       return GATTServerKey(address: address, isLocal: true, adapter: record.adapter)
     }
-    guard var peer = conn.peer ?? onlyImported else {
+    guard var peer = conn.peer ?? assumedPeers.peer(ofHandle: conn.handle) ?? onlyImported else {
       return GATTServerKey(address: nil, isLocal: false, adapter: record.adapter, connection: conn.id)
     }
     // Peer_Address_Type 0x01: a random device address, maybe resolvable.
