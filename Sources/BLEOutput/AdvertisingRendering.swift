@@ -10,13 +10,13 @@ enum AdvertisingText {
 
   /// One report in a line: `ADV_IND D4:36:39:67:A2:61 -58 dBm "Mhealth2-5C54", UUIDs ff00,180d, tx 4 dBm`.
   static func appendReport(_ report: AdvertisingReport, _ record: Record, into out: inout OutputBuffer) {
-    out.append(report.pduType)
+    out.append(string: report.pduType)
     if let address = report.address {
       out.append(" ")
       out.appendAddress(address)
       if let type = report.addressType, type != .public {
         out.append(" (")
-        out.append(type.name)
+        out.append(string: type.name)
         if type == .random, address.randomKind != .static {
           out.append(address.randomKind == .resolvable ? ", RPA" : ", non-resolvable")
         }
@@ -86,14 +86,14 @@ enum AdvertisingText {
       out.appendHex(UInt64(flags.rawValue), width: 2)
     case .name(let name):
       out.append("\"")
-      out.append(name)
+      out.append(string: name)
       out.append(structure.type == .shortenedLocalName ? "\"…" : "\"")
     case .serviceUUIDs(let uuids, _):
       out.append("UUIDs ")
-      out.append(uuids.map(\.description).joined(separator: ","))
+      out.append(string: uuids.map(\.description).joined(separator: ","))
     case .solicitationUUIDs(let uuids):
       out.append("solicits ")
-      out.append(uuids.map(\.description).joined(separator: ","))
+      out.append(string: uuids.map(\.description).joined(separator: ","))
     case .txPower(let power):
       out.append("tx ")
       out.appendDecimal(Int(power))
@@ -106,16 +106,16 @@ enum AdvertisingText {
       out.append(" ms")
     case .serviceData(let uuid, let range):
       out.append("service data ")
-      out.append(uuid.description)
+      out.append(string: uuid.description)
       out.append(" ")
       appendData(bytes, range, into: &out)
     case .targetAddresses(let addresses):
       out.append("target ")
-      out.append(addresses.map(\.description).joined(separator: ","))
+      out.append(string: addresses.map(\.description).joined(separator: ","))
     case .appearance(let value):
       out.append("appearance ")
       if let name = AssignedNumbers.appearance(value) {
-        out.append(name)
+        out.append(string: name)
       } else {
         out.appendHex(UInt64(value), width: 4)
       }
@@ -129,10 +129,10 @@ enum AdvertisingText {
       if random { out.append(" (random)") }
     case .uri(let uri):
       out.append("URI ")
-      out.append(uri)
+      out.append(string: uri)
     case .manufacturerData(let company, let range):
       if let name = AssignedNumbers.company(company) {
-        out.append(name)
+        out.append(string: name)
       } else {
         out.append("company ")
         out.appendHex(UInt64(company), width: 4)
@@ -140,7 +140,7 @@ enum AdvertisingText {
       out.append(" ")
       appendData(bytes, range, into: &out)
     case .leRole, .leSupportedFeatures, .bytes:
-      out.append(structure.type.name)
+      out.append(string: structure.type.name)
     }
   }
 
@@ -159,11 +159,11 @@ enum AdvertisingText {
 
   /// `iBeacon e2c56db5-… major 1 minor 450 power -59 dBm`, `Eddystone-URL https://ex.am/p0 tx -21 dBm`.
   static func appendBeacon(_ beacon: Beacon, into out: inout OutputBuffer) {
-    out.append(beacon.kind)
+    out.append(string: beacon.kind)
     out.append(" ")
     switch beacon {
     case .iBeacon(let uuid, let major, let minor, let power):
-      out.append(uuid.description)
+      out.append(string: uuid.description)
       out.append(" major ")
       out.appendDecimal(Int(major))
       out.append(" minor ")
@@ -179,7 +179,7 @@ enum AdvertisingText {
       out.appendDecimal(Int(power))
       out.append(" dBm")
     case .eddystoneURL(let url, let power):
-      out.append(url)
+      out.append(string: url)
       out.append(" tx ")
       out.appendDecimal(Int(power))
       out.append(" dBm")
@@ -227,7 +227,7 @@ enum AdvertisingJSON {
     if let type = report.addressType { out.appendJSONString(type.name) } else { out.append("null") }
     if let address = report.address, report.addressType == .random {
       out.append(",\"random_kind\":\"")
-      out.append(address.randomKind.rawValue)
+      out.append(string: address.randomKind.rawValue)
       out.append("\"")
     }
     out.append(",\"event_type\":")
@@ -254,7 +254,7 @@ enum AdvertisingJSON {
     }
     if report.kind == .extended || report.kind == .periodic {
       out.append(",\"data_status\":\"")
-      out.append(report.dataStatus.name)
+      out.append(string: report.dataStatus.name)
       out.append("\"")
     }
     if report.fragments > 1 {

@@ -53,7 +53,7 @@ extension OutputBuffer {
     if value == value.rounded(), value.magnitude < 1e15 {
       appendDecimal(Int(value))
     } else {
-      append(value.description)
+      append(string: value.description)
     }
   }
 
@@ -75,7 +75,7 @@ extension OutputBuffer {
       switch field.value {
       case .group:
         separate(&first, &self)
-        append(field.name)
+        append(string: field.name)
         append(" (")
         var inner = true
         appendDecodedParts(field.children, first: &inner)
@@ -83,7 +83,7 @@ extension OutputBuffer {
       case .list(let items):
         guard !items.isEmpty else { continue }
         separate(&first, &self)
-        append(field.name)
+        append(string: field.name)
         for (index, item) in items.enumerated() {
           append(index == 0 ? " " : ", ")
           if case .group = item.value {
@@ -102,19 +102,19 @@ extension OutputBuffer {
         let set = booleans.filter { $0.value == .boolean(true) }.map(\.name)
         if !set.isEmpty || (!booleans.isEmpty && booleans.count == field.children.count) {
           separate(&first, &self)
-          append(field.name)
+          append(string: field.name)
           append(" ")
-          append(set.isEmpty ? "none" : set.joined(separator: "|"))
+          append(string: set.isEmpty ? "none" : set.joined(separator: "|"))
         }
         for bits in visible where booleans.allSatisfy({ $0.id != bits.id }) {
           separate(&first, &self)
-          append(bits.name)
+          append(string: bits.name)
           append(" ")
           appendDecodedTextValue(bits)
         }
       default:
         separate(&first, &self)
-        append(field.name)
+        append(string: field.name)
         append(" ")
         appendDecodedTextValue(field)
       }
@@ -132,7 +132,7 @@ extension OutputBuffer {
     case .real(let v, let decimals): appendReal(v, decimals: decimals)
     case .text(let t):
       append("\"")
-      append(t)
+      append(string: t)
       append("\"")
       withUnit = false
     case .bytes(let b):
@@ -142,13 +142,13 @@ extension OutputBuffer {
       append(b ? "true" : "false")
       withUnit = false
     case .named(_, let name):
-      append(name)
+      append(string: name)
       withUnit = false
     case .uuid(let u):
-      append(u.description)
+      append(string: u.description)
       if let name = AssignedNumbers.name(of: u) {
         append(" (")
-        append(name)
+        append(string: name)
         append(")")
       }
       withUnit = false
@@ -159,7 +159,7 @@ extension OutputBuffer {
     }
     if withUnit, let unit = field.unit {
       append(" ")
-      append(unit)
+      append(string: unit)
     }
   }
 
@@ -171,7 +171,7 @@ extension OutputBuffer {
     for _ in 0..<max(decimals, 0) { power *= 10 }
     guard decimals >= 0, (value * power).magnitude < 9e15 else {
       if value == value.rounded(), value.magnitude < 1e15 { return appendDecimal(Int(value)) }
-      return append(value.description)
+      return append(string: value.description)
     }
     let scaled = Int64((value * power).rounded())
     if scaled < 0 { append("-") }

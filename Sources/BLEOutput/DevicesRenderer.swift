@@ -62,7 +62,7 @@ enum DevicesJSON {
     out.appendJSONString(device.addressType.name)
     if device.addressType == .random {
       out.append(",\"random_kind\":\"")
-      out.append(device.address.randomKind.rawValue)
+      out.append(string: device.address.randomKind.rawValue)
       out.append("\"")
     }
     out.append(",\"names\":")
@@ -175,9 +175,9 @@ enum DevicesText {
     path: String, format: String, _ devices: [Device], table: DeviceTable, into out: inout OutputBuffer
   ) {
     out.append("# ")
-    out.append(path)
+    out.append(string: path)
     out.append(": ")
-    out.append(format)
+    out.append(string: format)
     out.append("\n")
     let rows = devices.map(cells)
     var widths = headers.map(\.count)
@@ -219,7 +219,7 @@ enum DevicesText {
     }
     // An empty last column leaves no trailing spaces.
     while line.last == " " { line.removeLast() }
-    out.append(line)
+    out.append(string: line)
     out.append("\n")
   }
 

@@ -5,13 +5,13 @@ import BLEDissect
 extension OutputBuffer {
   /// The header line with the source as a comment, then the fields, two spaces per level.
   public mutating func appendDissectorDefinition(_ format: DissectorFormat) {
-    append(format.kind.rawValue)
+    append(string: format.kind.rawValue)
     append(" ")
-    append(format.uuid.description)
+    append(string: format.uuid.description)
     append(" ")
     appendQuoted(format.name)
     append("  # ")
-    append(format.source)
+    append(string: format.source)
     append("\n")
     appendDissectorFields(format.fields, indent: 2)
   }
@@ -22,29 +22,29 @@ extension OutputBuffer {
       let mark = count
       if field.type == .group {
         append("group ")
-        append(field.id)
+        append(string: field.id)
         append(" ")
         appendQuoted(field.name)
         let attributes = field.attributesText.dropFirst("group".count)
-        append(String(attributes))
+        append(string: String(attributes))
       } else {
         append("field ")
-        append(field.id)
+        append(string: field.id)
         append(" ")
-        append(field.type.spelling)
+        append(string: field.type.spelling)
         append(" ")
         appendQuoted(field.name)
         let attributes = field.attributesText.dropFirst(field.type.spelling.count)
-        append(String(attributes))
+        append(string: String(attributes))
       }
       appendEnumeration(field.enumeration, indent: indent + 2, lineStart: mark - indent)
       append("\n")
       for bits in field.bits {
         append(contentsOf: indent + 2)
         let bitsMark = count
-        append(bits.positionText)
+        append(string: bits.positionText)
         append(" ")
-        append(bits.id)
+        append(string: bits.id)
         append(" ")
         appendQuoted(bits.name)
         appendEnumeration(bits.enumeration, indent: indent + 4, lineStart: bitsMark - indent - 2)
@@ -63,10 +63,10 @@ extension OutputBuffer {
         append("\n")
         start = count
         append(contentsOf: indent)
-        append(text)
+        append(string: text)
       } else {
         append(" ")
-        append(text)
+        append(string: text)
       }
     }
   }
@@ -76,7 +76,7 @@ extension OutputBuffer {
     append("\"")
     for character in text {
       if character == "\"" || character == "\\" { append("\\") }
-      append(String(character))
+      append(string: String(character))
     }
     append("\"")
   }

@@ -48,13 +48,13 @@ extension OutputBuffer {
     case .code(let v, let digits, let name):
       appendHex(v, width: digits)
       append(" (")
-      append(name)
+      append(string: name)
       append(")")
     case .flags(let v, let digits, let names):
       appendHex(v, width: digits)
       if !names.isEmpty {
         append(" (")
-        append(names.joined(separator: ", "))
+        append(string: names.joined(separator: ", "))
         append(")")
       }
     case .measure(let raw, let digits, let v, let unit):
@@ -65,14 +65,14 @@ extension OutputBuffer {
       }
       appendMeasure(v)
       append(" ")
-      append(unit)
+      append(string: unit)
       if digits > 0 { append(")") }
     case .address(let a): appendAddress(a)
-    case .uuid(let u): append(u.description)
+    case .uuid(let u): append(string: u.description)
     case .bytes(let b): b.isEmpty ? append("(empty)") : appendHexBytes(b)
     case .text(let t):
       append(UInt8(ascii: "\""))
-      append(t)
+      append(string: t)
       append(UInt8(ascii: "\""))
     }
   }
@@ -81,7 +81,7 @@ extension OutputBuffer {
   public mutating func appendFieldTree(_ fields: [Field], indent: Int) {
     for field in fields {
       append(contentsOf: indent)
-      append(field.name)
+      append(string: field.name)
       if field.value != .none {
         append(": ")
         appendFieldValue(field.value)

@@ -26,7 +26,7 @@ public enum GATTRenderer {
       for peer in peers {
         if let name = peer.file, name != file {
           out.append("# ")
-          out.append(name)
+          out.append(string: name)
           out.append("\n")
           file = name
         }
@@ -85,7 +85,7 @@ public enum GATTRenderer {
         let properties = characteristic.propertyNames
         if !properties.isEmpty {
           out.append("  [")
-          out.append(properties.joined(separator: ", "))
+          out.append(string: properties.joined(separator: ", "))
           out.append("]")
         }
         out.append("\n")
@@ -119,10 +119,10 @@ public enum GATTRenderer {
   static func appendNamed(_ uuid: BluetoothUUID, _ names: DissectorLibrary, into out: inout OutputBuffer) {
     let text = uuid.normalized.description
     let name = names.displayName(of: uuid)
-    out.append(name)
+    out.append(string: name)
     if name != text {
       out.append(" (")
-      out.append(text)
+      out.append(string: text)
       out.append(")")
     }
   }

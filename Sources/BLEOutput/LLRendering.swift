@@ -14,7 +14,7 @@ enum LLText {
       if let report = analyzed.decoded.advertising?.first {
         AdvertisingText.appendReport(report, record, into: &out)
       } else {
-        out.append(advertising.name)
+        out.append(string: advertising.name)
         appendAddresses(advertising, into: &out)
         if let rssi = ll.radio.rssi {
           out.append(" ")
@@ -53,12 +53,12 @@ enum LLText {
         out.appendDecimal(Int(data.length))
         out.append(" bytes")
       } else if let control = data.control {
-        out.append(control.opcode.name)
+        out.append(string: control.opcode.name)
         var first = true
         for field in control.parameters.prefix(4) {
           out.append(first ? " " : ", ")
           first = false
-          out.append(field.name)
+          out.append(string: field.name)
           out.append(" ")
           RecordLine.appendShort(field.value, into: &out)
         }
@@ -165,7 +165,7 @@ enum LLJSON {
     }
     if let direction = ll.direction {
       out.append(",\"direction\":\"")
-      out.append(direction.rawValue)
+      out.append(string: direction.rawValue)
       out.append("\"")
     }
     if let counter = ll.radio.eventCounter, ll.data != nil {

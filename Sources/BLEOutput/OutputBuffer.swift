@@ -76,7 +76,9 @@ public struct OutputBuffer: ~Copyable {
     for byte in bytes { append(byte) }
   }
 
-  public mutating func append(_ text: borrowing String) {
+  /// A String's UTF-8. Literals take the `StaticString` overload, which copies
+  /// without looking at the String's storage.
+  public mutating func append(string text: borrowing String) {
     let appended: Void? = text.utf8.withContiguousStorageIfAvailable { append(contentsOf: UnsafeRawBufferPointer($0)) }
     if appended == nil { append(contentsOf: text.utf8) }
   }

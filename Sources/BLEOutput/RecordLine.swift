@@ -52,13 +52,13 @@ enum RecordLine {
   }
 
   private static func appendControl(_ hci: HCILayer, _ parameters: [Field], into out: inout OutputBuffer) {
-    out.append(hci.name)
+    out.append(string: hci.name)
     var summary: [String]
     if let event = hci.event {
       summary = HCIParameters.summary(event: event, subevent: hci.subevent)
       if event == 0x0E || event == 0x0F, let opcode = hci.opcode {
         out.append(" (")
-        out.append(HCIOpcode(rawValue: opcode).name)
+        out.append(string: HCIOpcode(rawValue: opcode).name)
         out.append(")")
         summary = event == 0x0E ? HCIParameters.summary(returnParametersOf: opcode) : ["Status"]
       }
@@ -71,7 +71,7 @@ enum RecordLine {
       guard let field = parameters.lookup(name) else { continue }
       out.append(first ? " " : ", ")
       first = false
-      out.append(name)
+      out.append(string: name)
       out.append(" ")
       appendShort(field.value, into: &out)
     }
@@ -82,7 +82,7 @@ enum RecordLine {
   private static func appendAdvertising(
     _ hci: HCILayer, _ reports: [AdvertisingReport], _ record: Record, into out: inout OutputBuffer
   ) {
-    out.append(hci.name)
+    out.append(string: hci.name)
     for (index, report) in reports.enumerated() {
       out.append(index == 0 ? " " : "; ")
       AdvertisingText.appendReport(report, record, into: &out)
@@ -92,11 +92,11 @@ enum RecordLine {
   /// A value in few characters: codes by name, measures in their unit.
   static func appendShort(_ value: FieldValue, into out: inout OutputBuffer) {
     switch value {
-    case .code(_, _, let name): out.append(name)
+    case .code(_, _, let name): out.append(string: name)
     case .measure(_, _, let v, let unit):
       out.appendMeasure(v)
       out.append(" ")
-      out.append(unit)
+      out.append(string: unit)
     default: out.appendFieldValue(value)
     }
   }
@@ -121,7 +121,7 @@ enum RecordLine {
     decoded.withPayloadBytes(record) { bytes in
       if let att = decoded.att {
         out.append("ATT ")
-        out.append(att.opcode.name)
+        out.append(string: att.opcode.name)
         if let entries = listEntries(att.parameters) {
           out.append(", ")
           out.appendDecimal(entries)
@@ -131,14 +131,14 @@ enum RecordLine {
           out.appendHex(UInt64(handle), width: 4)
           if let label = analyzed.attribute?.label {
             out.append(" (")
-            out.append(label)
+            out.append(string: label)
             out.append(")")
           }
         }
         appendATTParameters(att.parameters, into: &out)
         if let error = att.error {
           out.append(" ")
-          out.append(error.name)
+          out.append(string: error.name)
         }
         if let mtu = att.mtu {
           out.append(" MTU ")
@@ -155,7 +155,7 @@ enum RecordLine {
           out.append(" bytes of 0x")
           out.appendHex(UInt64(value.handle), width: 4)
           out.append(" from #")
-          out.append(value.frames.map(String.init).joined(separator: ", #"))
+          out.append(string: value.frames.map(String.init).joined(separator: ", #"))
           if let decoded = value.decoded, !decoded.fields.isEmpty {
             out.append(" = ")
             out.appendDecodedText(decoded.fields)
@@ -165,25 +165,25 @@ enum RecordLine {
         appendTransaction(analyzed, into: &out)
       } else if let smp = decoded.smp {
         out.append("SMP ")
-        out.append(smp.code.name)
+        out.append(string: smp.code.name)
         if let features = smp.pairingFeatures {
           out.append(" ")
-          out.append(features.ioCapability.name)
+          out.append(string: features.ioCapability.name)
           out.append(", AuthReq ")
-          out.append(features.authReq.names.joined(separator: "|"))
+          out.append(string: features.authReq.names.joined(separator: "|"))
           out.append(", key size ")
           out.appendDecimal(Int(features.maxEncryptionKeySize))
         } else if let reason = smp.failureReason {
           out.append(" ")
-          out.append(reason.name)
+          out.append(string: reason.name)
         }
         if let method = analyzed.pairingMethod {
           out.append(" → ")
-          out.append(method.name)
+          out.append(string: method.name)
         }
       } else if let signaling = decoded.signaling {
         out.append("L2CAP ")
-        out.append(signaling.code.name)
+        out.append(string: signaling.code.name)
         out.append(" id ")
         out.appendDecimal(Int(signaling.identifier))
       } else {
@@ -243,12 +243,12 @@ enum RecordLine {
       out.appendHex(UInt64(psm), width: 4)
       if let name = L2CAPPSM.names[psm] {
         out.append(" (")
-        out.append(name)
+        out.append(string: name)
         out.append(")")
       }
     } else if !L2CAPChannelID(rawValue: l2cap.cid).isDynamic {
       out.append(" (")
-      out.append(L2CAPChannelID(rawValue: l2cap.cid).name)
+      out.append(string: L2CAPChannelID(rawValue: l2cap.cid).name)
       out.append(")")
     }
     switch reassembly {
@@ -291,7 +291,7 @@ enum RecordLine {
     case .readByType(let start, let end, let type):
       range(start, end)
       out.append(" type ")
-      out.append(type.description)
+      out.append(string: type.description)
     case .findByTypeValue(let start, let end, let type, _):
       range(start, end)
       out.append(" type ")

@@ -261,7 +261,7 @@ enum JSONRecord {
     }
     if let outcome = analyzed.outcome {
       out.append(",\"outcome\":\"")
-      out.append(outcome)
+      out.append(string: outcome)
       out.append("\"")
     }
     if let value = analyzed.value {
@@ -298,7 +298,7 @@ enum JSONRecord {
 
   private static func appendHCI(_ hci: HCILayer, into out: inout OutputBuffer) {
     out.append(",\"hci\":{\"type\":\"")
-    out.append(hci.type.name)
+    out.append(string: hci.type.name)
     out.append("\"")
     appendField(",\"opcode\":", hci.opcode, into: &out)
     appendField(",\"event\":", hci.event, into: &out)

@@ -229,7 +229,7 @@ enum StatsJSON {
       out.append(",\"reason_name\":")
       out.appendJSONString(disconnect.reasonName)
       out.append(",\"initiator\":\"")
-      out.append(disconnect.initiator.rawValue)
+      out.append(string: disconnect.initiator.rawValue)
       out.append("\"}")
     } else {
       out.append("null")
@@ -242,7 +242,7 @@ enum StatsJSON {
     for (index, entry) in stats.attempts.enumerated() {
       if index > 0 { out.append(",") }
       out.append("\"")
-      out.append(entry.outcome.rawValue)
+      out.append(string: entry.outcome.rawValue)
       out.append("\":")
       out.appendDecimal(entry.count)
     }
@@ -266,15 +266,15 @@ enum StatsJSON {
   static func appendPair(_ row: PairStats, into out: inout OutputBuffer) {
     for (side, key, name) in [("write", row.write, row.writeName), ("notify", row.notify, row.notifyName)] {
       out.append(side == "write" ? "\"" : ",\"")
-      out.append(side)
+      out.append(string: side)
       out.append("_handle\":")
       out.appendDecimal(Int(key.valueHandle))
       out.append(",\"")
-      out.append(side)
+      out.append(string: side)
       out.append("_uuid\":")
       appendOptionalString(key.uuid?.normalized.description, into: &out)
       out.append(",\"")
-      out.append(side)
+      out.append(string: side)
       out.append("_name\":")
       appendOptionalString(name, into: &out)
     }
@@ -361,12 +361,12 @@ enum StatsText {
     path: String, format: String, _ stats: Statistics, damage: CaptureDamage?, into out: inout OutputBuffer
   ) {
     out.append("# ")
-    out.append(path)
+    out.append(string: path)
     out.append(": ")
-    out.append(format)
+    out.append(string: format)
     out.append("\n# ")
-    out.append(summaryLine(stats))
-    if let damage { out.append(", damaged at offset \(damage.offset)") }
+    out.append(string: summaryLine(stats))
+    if let damage { out.append(string: ", damaged at offset \(damage.offset)") }
     out.append("\n")
     opcodeTable(stats)?.append(title: "ATT opcodes", into: &out)
     errorTable(stats)?.append(title: "ATT Error Responses", into: &out)
@@ -529,9 +529,9 @@ enum StatsText {
     into out: inout OutputBuffer
   ) {
     out.append("\n")
-    out.append(title)
-    out.append(": \(count), min \(milliseconds(summary.min)), median \(milliseconds(summary.median)), ")
-    out.append("p95 \(milliseconds(summary.p95)), max \(milliseconds(summary.max)) ms\n")
+    out.append(string: title)
+    out.append(string: ": \(count), min \(milliseconds(summary.min)), median \(milliseconds(summary.median)), ")
+    out.append(string: "p95 \(milliseconds(summary.p95)), max \(milliseconds(summary.max)) ms\n")
     let buckets = histogram.buckets
     let labels = buckets.map { label($0) }
     let labelWidth = labels.map(\.count).max() ?? 0
@@ -540,7 +540,7 @@ enum StatsText {
       var line = "  " + String(repeating: " ", count: labelWidth - label.count) + label + "  "
       let bar = self.bar(bucket.count, of: largest)
       line += bar + String(repeating: " ", count: barWidth - bar.count) + "  \(bucket.count)\n"
-      out.append(line)
+      out.append(string: line)
     }
   }
 
@@ -591,7 +591,7 @@ struct TextTable {
       for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
     }
     out.append("\n")
-    out.append(title)
+    out.append(string: title)
     out.append("\n")
     for row in [headers] + rows {
       var line = ""
@@ -600,7 +600,7 @@ struct TextTable {
         line += "  " + (rightAligned.contains(index) ? padding + cell : cell + padding)
       }
       while line.last == " " { line.removeLast() }
-      out.append(line)
+      out.append(string: line)
       out.append("\n")
     }
   }

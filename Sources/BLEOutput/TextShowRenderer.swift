@@ -15,9 +15,9 @@ struct TextShowRenderer: ShowRenderer {
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
     out.append("# ")
-    out.append(path)
+    out.append(string: path)
     out.append(": ")
-    out.append(format)
+    out.append(string: format)
     out.append("\n  frame      time (s)  dir  adapter  type         detail\n")
   }
 
@@ -47,7 +47,7 @@ struct TextShowRenderer: ShowRenderer {
     out.padRight(from: mark, width: 7)
     out.append("  ")
     mark = out.count
-    out.append(decoded.typeName)
+    out.append(string: decoded.typeName)
     out.padRight(from: mark, width: 11)
     out.append("  ")
     RecordLine.appendDetail(record, analyzed, into: &out)
@@ -60,9 +60,9 @@ struct TextShowRenderer: ShowRenderer {
     }
     for diagnostic in decoded.diagnostics where diagnostic.id != "capture.cut" {
       out.append("  ! ")
-      out.append(diagnostic.id)
+      out.append(string: diagnostic.id)
       out.append(": ")
-      out.append(diagnostic.message)
+      out.append(string: diagnostic.message)
     }
     out.append(0x0A)
     if verbose {
@@ -80,7 +80,7 @@ struct TextShowRenderer: ShowRenderer {
       out.append(", ")
       out.appendDecimal(count)
       out.append(" ")
-      out.append(name)
+      out.append(string: name)
     }
     if summary.cutBySource > 0 {
       out.append("; ")
@@ -89,7 +89,7 @@ struct TextShowRenderer: ShowRenderer {
     }
     if let damage {
       out.append("; damaged: ")
-      out.append(damage.description)
+      out.append(string: damage.description)
     }
     out.append(0x0A)
   }

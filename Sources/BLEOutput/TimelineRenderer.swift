@@ -29,7 +29,7 @@ public struct TimelineRenderer {
     case .text:
       if let file {
         out.append("# ")
-        out.append(file)
+        out.append(string: file)
         out.append("\n")
       }
       TimelineText.append(timeline, verbose: verbose, into: &out)
@@ -234,11 +234,11 @@ enum TimelineText {
     out.appendDecimal(c.ref.id)
     out.append("  handle 0x")
     out.appendHexDigits(UInt64(c.ref.handle), width: 4)
-    if let role = c.ref.roleName { out.append("  " + role) }
+    if let role = c.ref.roleName { out.append(string: "  " + role) }
     if let peer = c.ref.peer {
       out.append(c.ref.role == 1 ? " ← " : " → ")
-      out.append(peer.description)
-      if let type = c.ref.peerType { out.append(" (" + AdvertisingAddressType(rawValue: type).name + ")") }
+      out.append(string: peer.description)
+      if let type = c.ref.peerType { out.append(string: " (" + AdvertisingAddressType(rawValue: type).name + ")") }
     }
     if let accessAddress = c.accessAddress {
       out.append("  access address 0x")
@@ -250,39 +250,39 @@ enum TimelineText {
       out.append("  ")
       let mark = out.count
       out.append("+")
-      out.append(fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
+      out.append(string: fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
       out.padRight(from: mark, width: 13)
       out.append(" #")
       let frameMark = out.count
       out.appendDecimal(event.at.frame)
       out.padRight(from: frameMark, width: 7)
       out.append(" ")
-      out.append(event.text)
+      out.append(string: event.text)
       out.append("\n")
     }
     if c.disconnect == nil { out.append("  still connected when the capture ended\n") }
     if let gap = c.reconnectGapMicroseconds, let next = c.reconnectedAs {
-      out.append("  reconnected as #\(next) " + Milliseconds.text(gap) + " later\n")
+      out.append(string: "  reconnected as #\(next) " + Milliseconds.text(gap) + " later\n")
     }
     out.append("  ")
-    out.append(summary(c))
+    out.append(string: summary(c))
     out.append("\n\n")
   }
 
   static func appendAttempt(_ attempt: ConnectionAttempt, start: Int64, into out: inout OutputBuffer) {
     out.append("Attempt  ")
-    out.append(attempt.command)
-    if let peer = attempt.peer { out.append(" to " + peer.description) }
-    out.append(" at +" + fixedPointText(attempt.create.timestamp - start, scale: 1_000_000, digits: 6))
-    out.append(" (#\(attempt.create.frame)): " + attempt.outcome.rawValue.replacing("_", with: " "))
+    out.append(string: attempt.command)
+    if let peer = attempt.peer { out.append(string: " to " + peer.description) }
+    out.append(string: " at +" + fixedPointText(attempt.create.timestamp - start, scale: 1_000_000, digits: 6))
+    out.append(string: " (#\(attempt.create.frame)): " + attempt.outcome.rawValue.replacing("_", with: " "))
     if let result = attempt.result, let latency = attempt.latencyMicroseconds {
-      out.append(" after " + Milliseconds.text(latency) + " (#\(result.frame)")
+      out.append(string: " after " + Milliseconds.text(latency) + " (#\(result.frame)")
       if let status = attempt.status, status != 0 {
-        out.append(", status 0x" + hex(status) + " " + HCIStatusCode(rawValue: status).name)
+        out.append(string: ", status 0x" + hex(status) + " " + HCIStatusCode(rawValue: status).name)
       }
       out.append(")")
     }
-    if let cancel = attempt.cancel { out.append("; cancel sent at #\(cancel.frame)") }
+    if let cancel = attempt.cancel { out.append(string: "; cancel sent at #\(cancel.frame)") }
     out.append("\n\n")
   }
 

@@ -94,9 +94,10 @@ struct Dissectors: ParsableCommand {
     switch format {
     case .text:
       let counts = DissectorFormat.Kind.allCases.map { kind in (kind, formats.count { $0.kind == kind }) }
-      out.append("# \(formats.count) formats: ")
-      out.append(counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", "))
-      out.append(" (\(formats.count { $0.isBuiltin }) built-in, \(formats.count { !$0.isBuiltin }) from files)\n")
+      out.append(string: "# \(formats.count) formats: ")
+      out.append(string: counts.map { "\($0.1) \($0.0.rawValue)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", "))
+      out.append(
+        string: " (\(formats.count { $0.isBuiltin }) built-in, \(formats.count { !$0.isBuiltin }) from files)\n")
       for format in formats {
         out.append("\n")
         out.appendDissectorDefinition(format)
@@ -130,12 +131,12 @@ struct Dissectors: ParsableCommand {
     }
     switch self.format {
     case .text:
-      out.append("\(uuid) \(format.name): ")
+      out.append(string: "\(uuid) \(format.name): ")
       out.appendDecodedText(result.fields)
       out.append("\n")
       out.appendFieldTree(result.fields.fieldTree, indent: 2)
       if let diagnostic = result.diagnostic {
-        out.append("! \(diagnostic.id): \(diagnostic.message)\n")
+        out.append(string: "! \(diagnostic.id): \(diagnostic.message)\n")
       }
     case .json, .ndjson:
       out.append("{\"schema_version\":")

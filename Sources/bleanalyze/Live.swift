@@ -191,7 +191,7 @@ struct Live: ParsableCommand {
     for (position, adapter) in adapters.enumerated() {
       switch options.format {
       case .text:
-        out.append("\(adapter.name)  \(adapter.address)  \(adapter.bus)  \(adapter.isUp ? "up" : "down")\n")
+        out.append(string: "\(adapter.name)  \(adapter.address)  \(adapter.bus)  \(adapter.isUp ? "up" : "down")\n")
       case .json, .ndjson:
         if options.format == .json && position > 0 { out.append(",") }
         out.append("{\"index\":")
