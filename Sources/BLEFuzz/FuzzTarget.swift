@@ -163,6 +163,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       for index in shows.indices { shows[index].render(record, analyzed, start: start, into: &out) }
       _ = filter?.matches(FilterInput(record: record, analyzed: analyzed))
       out.flush()
+      analyzed.releaseExtras()
     }
     while let record = source.next() {
       records += 1

@@ -43,7 +43,9 @@ struct Devices: ParsableCommand {
       var decoder = RecordDecoder()
       var table = DeviceTable(resolver: AddressResolver(keys: keys))
       CaptureInputs.read(opened.source, label: path) { record in
-        table.add(record, decoder.decode(record))
+        let decoded = decoder.decode(record)
+        table.add(record, decoded)
+        decoded.releaseExtras()
         return true
       }
       return (table, table.devices())

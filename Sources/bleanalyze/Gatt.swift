@@ -44,7 +44,7 @@ struct Gatt: ParsableCommand {
         importedDatabases: imported, peers: try importDB.peers(), identityKeys: identityKeys.keys, library: library)
       CaptureInputs.read(source, label: path) { record in
         var record = record
-        _ = analyzer.analyze(&record)
+        analyzer.analyze(&record).releaseExtras()
         return true
       }
       peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {

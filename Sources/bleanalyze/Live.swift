@@ -284,5 +284,6 @@ final class LiveEmitter {
   private func emit(_ record: Record, _ analyzed: AnalyzedRecord) throws {
     try bleanalyze.emit(
       record, analyzed, start: start ?? record.timestamp, filter, &renderer, sink.writer, into: &sink.out)
+    analyzed.releaseExtras()
   }
 }

@@ -87,6 +87,7 @@ struct Show: ParsableCommand {
     var lookahead = ResponseLookahead()
     func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
       try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
+      analyzed.releaseExtras()
       // A closed stdout ends the run.
       guard out.flush() else { throw ExitCode.success }
     }

@@ -84,6 +84,7 @@ struct TimelineContext {
       let analyzed = analyzer.analyze(&record)
       builder.add(record, analyzed)
       each(record, analyzed)
+      analyzed.releaseExtras()
       return true
     }
     return builder.finish(analyzer.finish())

@@ -165,7 +165,8 @@ public enum RecordFilter {
 
   /// A request's time to its answer, or an answer's time since its request, in µs.
   private static func latency(_ analyzed: borrowing AnalyzedRecord) -> Int64? {
-    analyzed.exchange?.latencyMicroseconds ?? analyzed.answer?.latencyMicroseconds
+    let answer = analyzed.answer
+    return analyzed.exchange?.latencyMicroseconds ?? answer?.latencyMicroseconds
   }
 
   private static func advReports(_ input: borrowing FilterInput) -> [AdvertisingReport] {

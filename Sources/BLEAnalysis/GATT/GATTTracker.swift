@@ -229,9 +229,7 @@ public struct GATTTracker {
         database.addInformation(handle: handle, uuid: uuid)
       }
     case .handlesInformationList(let list):
-      guard type == 0x2800 || type == 0x2801, let value = exchange?.requestValue,
-        let uuid = value.withUnsafeBytes({ $0.bluetoothUUID(at: 0, width: value.count) })
-      else { return }
+      guard type == 0x2800 || type == 0x2801, let uuid = exchange?.requestValueUUID else { return }
       for offset in entries(bytes, list, size: 4) {
         guard let start = bytes.littleEndianUInt16(at: offset), let end = bytes.littleEndianUInt16(at: offset + 2)
         else { continue }

@@ -36,7 +36,7 @@ extension LinkTracker {
     guard let number = ll.connection, ll.radio.crc != .bad else { return }
     let key = LinkKey(adapter: nil, handle: number)
     if let advertising = ll.advertising, let connect = advertising.connect {
-      if links[key] != nil { settleAll(key, .disconnected, into: &analyzed.unanswered) }
+      if links[key] != nil { settleAll(key, .disconnected, into: &analyzed) }
       generations[key, default: 0] += 1
       var ref = newRef(adapter: nil, handle: number, generation: generations[key]!, isLE: true)
       ref.peer = advertising.advA
@@ -63,7 +63,7 @@ extension LinkTracker {
       switch control.opcode {
       case .terminateInd:
         analyzed.endedConnection = links[key]?.ref
-        settleAll(key, .disconnected, into: &analyzed.unanswered)
+        settleAll(key, .disconnected, into: &analyzed)
         links[key] = nil
         airLinks.live[number] = nil
         airLinks.ended.insert(number)
@@ -87,7 +87,7 @@ extension LinkTracker {
       guard let timeout = state.timeout, time - state.last > timeout else { continue }
       let key = LinkKey(adapter: nil, handle: number)
       analyzed.endedConnection = links[key]?.ref
-      settleAll(key, .disconnected, into: &analyzed.unanswered)
+      settleAll(key, .disconnected, into: &analyzed)
       links[key] = nil
       airLinks.live[number] = nil
       airLinks.ended.insert(number)

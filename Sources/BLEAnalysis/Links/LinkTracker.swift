@@ -38,8 +38,9 @@ public struct ATTExchange: Hashable, Sendable {
   public var latencyMicroseconds: Int64
   /// The Attribute (Group) Type a Read By (Group) Type or Find By Type Value request asked for.
   public var requestType: BluetoothUUID?
-  /// The Attribute Value a Find By Type Value request searched for.
-  public var requestValue: [UInt8] = []
+  /// The Attribute Value a Find By Type Value request searched for, as a UUID (what
+  /// discovery by service UUID searches for), when it is 2, 4 or 16 octets.
+  public var requestValueUUID: BluetoothUUID?
   /// The Value Offset of a Read Blob or Prepare Write request.
   public var requestOffset: UInt16?
 }
@@ -73,7 +74,26 @@ public struct ATTAnswer: Hashable, Sendable {
   public var latencyMicroseconds: Int64
 }
 
+/// What a few analyzed records carry besides their fixed-size facts, out of line in
+/// the analyzer's `ExtrasTable`.
+public struct AnalyzedExtras {
+  /// Requests and indications this record ends without an answer.
+  public var unanswered: [UnansweredRequest] = []
+  /// Long reads and prepared writes this frame completes (GATTTracker).
+  public var assembled: [AssembledValue] = []
+  /// The PDU's value decoded with its characteristic's or descriptor's format (GATTTracker).
+  public var value: DecodeResult?
+
+  public init() {}
+}
+
+/// Where analyzed records keep what they carry beyond their fixed-size facts.
+public let analyzedExtrasTable = ExtrasTable<AnalyzedExtras>()
+
 /// A record with what was learned from the records before it.
+///
+/// Like `DecodedRecord`, what only a few records carry lives out of line, in
+/// `analyzedExtrasTable`; the pipeline releases a record's extras when it is done.
 public struct AnalyzedRecord: Sendable {
   public var decoded: DecodedRecord
   public var conn: ConnectionRef?
@@ -87,8 +107,6 @@ public struct AnalyzedRecord: Sendable {
   public var answer: ATTAnswer?
   /// For a request or indication that got no answer: why (set by `ResponseLookahead`).
   public var unansweredReason: UnansweredRequest.Reason?
-  /// Requests and indications this record ends without an answer.
-  public var unanswered: [UnansweredRequest] = []
   /// The ATT_MTU in force on the PDU's bearer, when known.
   public var mtu: UInt16?
   /// For a Pairing Response: the method the two feature sets select.
@@ -97,13 +115,48 @@ public struct AnalyzedRecord: Sendable {
   public var endedConnection: ConnectionRef?
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker).
   public var attribute: GATTAttribute?
-  /// Long reads and prepared writes this frame completes (GATTTracker).
-  public var assembled: [AssembledValue] = []
-  /// The PDU's value decoded with its characteristic's or descriptor's format (GATTTracker).
-  public var value: DecodeResult?
+  /// The record's entry in `analyzedExtrasTable`, 0 for none.
+  public private(set) var extrasID: UInt32 = 0
 
   public init(decoded: DecodedRecord) {
     self.decoded = decoded
+  }
+
+  /// The record's extras, made on first write.
+  private var extras: AnalyzedExtras {
+    get { extrasID == 0 ? AnalyzedExtras() : analyzedExtrasTable[extrasID] }
+    set {
+      if extrasID == 0 {
+        extrasID = analyzedExtrasTable.add(newValue)
+      } else {
+        analyzedExtrasTable[extrasID] = newValue
+      }
+    }
+  }
+
+  /// Requests and indications this record ends without an answer.
+  public var unanswered: [UnansweredRequest] {
+    get { extrasID == 0 ? [] : extras.unanswered }
+    set { extras.unanswered = newValue }
+  }
+
+  /// Long reads and prepared writes this frame completes (GATTTracker).
+  public var assembled: [AssembledValue] {
+    get { extrasID == 0 ? [] : extras.assembled }
+    set { extras.assembled = newValue }
+  }
+
+  /// The PDU's value decoded with its characteristic's or descriptor's format (GATTTracker).
+  public var value: DecodeResult? {
+    get { extrasID == 0 ? nil : extras.value }
+    set { extras.value = newValue }
+  }
+
+  /// Frees the record's extras, decoded and analyzed; the record must not be read
+  /// afterwards.
+  public func releaseExtras() {
+    analyzedExtrasTable.release(extrasID)
+    decoded.releaseExtras()
   }
 
   /// The handle an ATT PDU is about: its own, or its request's. Requests over a
@@ -150,7 +203,7 @@ public struct LinkTracker {
     var handle: UInt16?
     var timestamp: Int64
     var type: BluetoothUUID?
-    var value: [UInt8] = []
+    var valueUUID: BluetoothUUID?
     var offset: UInt16?
 
     func unanswered(_ conn: ConnectionRef, _ reason: UnansweredRequest.Reason) -> UnansweredRequest {
@@ -245,6 +298,13 @@ public struct LinkTracker {
     return unanswered.sorted { $0.frame < $1.frame }
   }
 
+  /// Every request of a link waits no more: `analyzed` lists them.
+  mutating func settleAll(_ key: LinkKey, _ reason: UnansweredRequest.Reason, into analyzed: inout AnalyzedRecord) {
+    var list: [UnansweredRequest] = []
+    settleAll(key, reason, into: &list)
+    if !list.isEmpty { analyzed.unanswered += list }
+  }
+
   /// Every request of a link waits no more.
   mutating func settleAll(
     _ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]
@@ -297,7 +357,7 @@ public struct LinkTracker {
     if completes {
       guard status == 0 else { return }
       // A handle completes again without a Disconnection Complete in between.
-      settleAll(key, .disconnected, into: &analyzed.unanswered)
+      settleAll(key, .disconnected, into: &analyzed)
       guard links[key] != nil || links.count < maxLinks else {
         refuse(key, &analyzed)
         return
@@ -320,7 +380,7 @@ public struct LinkTracker {
     analyzed.conn = links[key]?.ref
     if hci.event == 0x05, status == 0 {
       analyzed.endedConnection = links[key]?.ref
-      settleAll(key, .disconnected, into: &analyzed.unanswered)
+      settleAll(key, .disconnected, into: &analyzed)
       links[key] = nil
     }
   }
@@ -364,7 +424,9 @@ public struct LinkTracker {
       case .readByType(_, _, let type): outstanding.type = type
       case .findByTypeValue(_, _, let type, let value):
         outstanding.type = BluetoothUUID(uuid16: type)
-        outstanding.value = analyzed.decoded.withPayloadBytes(record) { $0.copy(value) }
+        outstanding.valueUUID = analyzed.decoded.withPayloadBytes(record) {
+          $0.bluetoothUUID(at: value.start, width: value.count)
+        }
       case .readBlob(_, let offset), .prepareWrite(_, let offset, _): outstanding.offset = offset
       default: break
       }
@@ -390,7 +452,7 @@ public struct LinkTracker {
       link.outstanding[bearer] = nil
       analyzed.exchange = ATTExchange(
         requestFrame: request.frame, requestOpcode: request.opcode, handle: request.handle,
-        latencyMicroseconds: time - request.timestamp, requestType: request.type, requestValue: request.value,
+        latencyMicroseconds: time - request.timestamp, requestType: request.type, requestValueUUID: request.valueUUID,
         requestOffset: request.offset)
       if fixedChannel, let serverMTU = att.mtu, let clientMTU = link.clientMTU {
         link.effectiveMTU = max(defaultLEMTU, min(clientMTU, serverMTU))

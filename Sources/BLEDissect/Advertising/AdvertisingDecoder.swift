@@ -93,7 +93,7 @@ public struct AdvertisingDecoder {
         }
         reports[index].structures = structures
         reports[index].beacon = beacon
-        decoded.diagnostics += diagnostics
+        decoded.add(diagnostics)
       }
       if reports[index].dataStatus == .truncated {
         decoded.diagnostics.append(

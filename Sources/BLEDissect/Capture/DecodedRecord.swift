@@ -1,35 +1,101 @@
 import BLECapture
 
+/// What a few records carry besides their fixed-size facts, out of line in the
+/// decoder's `ExtrasTable`.
+public struct DecodedExtras {
+  public var hciParameters: [Field] = []
+  public var diagnostics: [Diagnostic] = []
+  public var advertising: [AdvertisingReport]?
+  public var reassembled: [UInt8]?
+  public var ll: LLPacket?
+
+  public init() {}
+}
+
+/// Where decoded records keep what they carry beyond their fixed-size facts.
+public let decodedExtrasTable = ExtrasTable<DecodedExtras>()
+
 /// Everything decoded from one record: one value per layer, plus diagnostics.
+///
+/// A fixed-size value with no reference-counted member: the rare parts (HCI parameter
+/// fields, diagnostics, advertising reports, a reassembled PDU, an air packet) live in
+/// `decodedExtrasTable` under the record's `extrasID`, which the pipeline releases when
+/// it is done with the record.
 public struct DecodedRecord: Sendable {
   public var hci: HCILayer?
   public var acl: ACLLayer?
-  /// The parameters of an HCI command or event, decoded as far as the bytes go.
-  public var hciParameters: [Field] = []
   /// A Linux monitor record that carries no HCI packet.
   public var monitor: MonitorOpcode?
   /// A PacketLogger record that carries no HCI packet.
   public var packetLogger: UInt8?
+  /// The link type of an air sniffer record (DLT 157, 192, 251, 256, 272).
+  public var linkLayer: LinkType?
   /// The L2CAP PDU this record completes (absent for fragments that do not).
   public var l2cap: L2CAPLayer?
   /// The first signaling command of a signaling channel PDU.
   public var signaling: L2CAPSignalingPDU?
   public var att: ATTPDU?
   public var smp: SMPPDU?
+  /// Whether the record is a fragment of a PDU that spans several records.
+  public var reassembly: ReassemblyRole = .whole
+  /// The record's entry in `decodedExtrasTable`, 0 for none.
+  public private(set) var extrasID: UInt32 = 0
+
+  public init() {}
+
+  /// The record's extras, made on first write.
+  private var extras: DecodedExtras {
+    get { extrasID == 0 ? DecodedExtras() : decodedExtrasTable[extrasID] }
+    set {
+      if extrasID == 0 {
+        extrasID = decodedExtrasTable.add(newValue)
+      } else {
+        decodedExtrasTable[extrasID] = newValue
+      }
+    }
+  }
+
+  /// The parameters of an HCI command or event, decoded as far as the bytes go.
+  public var hciParameters: [Field] {
+    get { extrasID == 0 ? [] : extras.hciParameters }
+    set { extras.hciParameters = newValue }
+  }
+
+  public var diagnostics: [Diagnostic] {
+    get { extrasID == 0 ? [] : extras.diagnostics }
+    set { extras.diagnostics = newValue }
+  }
+
+  /// Appends `list` to the diagnostics; an empty list makes no extras entry.
+  public mutating func add(_ list: [Diagnostic]) {
+    if !list.isEmpty { diagnostics += list }
+  }
+
+  /// Whether there is any diagnostic, without copying the list.
+  public var hasDiagnostics: Bool { extrasID != 0 && !extras.diagnostics.isEmpty }
+
   /// The reports of an advertising report event, with their AD structures.
-  public var advertising: [AdvertisingReport]?
+  public var advertising: [AdvertisingReport]? {
+    get { extrasID == 0 ? nil : extras.advertising }
+    set { extras.advertising = newValue }
+  }
+
   /// The L2CAP PDU or SDU put together from several fragments. When it is set, the
   /// byte ranges of `l2cap`, `signaling`, `att` and `smp` index it; otherwise they
   /// index the record's bytes.
-  public var reassembled: [UInt8]?
-  /// Whether the record is a fragment of a PDU that spans several records.
-  public var reassembly: ReassemblyRole = .whole
-  public var diagnostics: [Diagnostic] = []
-  /// An air sniffer record's link type and packet (`linkLayer`, `ll`), out of line
-  /// so that HCI records stay as small as they were.
-  var llBox: LLPacketBox?
+  public var reassembled: [UInt8]? {
+    get { extrasID == 0 ? nil : extras.reassembled }
+    set { extras.reassembled = newValue }
+  }
 
-  public init() {}
+  /// The air packet of a sniffer record, once decoded.
+  public var ll: LLPacket? {
+    get { extrasID == 0 ? nil : extras.ll }
+    set { extras.ll = newValue }
+  }
+
+  /// Frees the record's extras; the record must not be read afterwards.
+  public func releaseExtras() { decodedExtrasTable.release(extrasID) }
 }
 
 extension DecodedRecord {
@@ -47,7 +113,8 @@ extension DecodedRecord {
 extension DecodedRecord {
   /// The bytes the upper layers' ranges index: the reassembled PDU, or the record.
   public func withPayloadBytes<T>(_ record: Record, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-    Self.withPayloadBytes(reassembled, record, body)
+    if extrasID != 0, let bytes = reassembled { return bytes.withUnsafeBytes(body) }
+    return body(UnsafeRawBufferPointer(record.bytes))
   }
 
   /// The same, given only the reassembled bytes: for callers that change the decoded

@@ -45,13 +45,16 @@ public struct RecordDecoder {
     let raw = UnsafeRawBufferPointer(record.bytes)
     decoded.hci = HCILayer(type: type)
     var payloadStart = 0
+    var diagnostics: [Diagnostic] = []
     do throws(DecodeError) {
       var c = ByteCursor(raw.bytes, layer: type == .acl ? .acl : .hci)
       decoded.hci = try HCILayer.parse(
         type: type, &c, cut: record.originalLength - record.bytes.count, acl: &decoded.acl,
-        diagnostics: &decoded.diagnostics)
+        diagnostics: &diagnostics)
       payloadStart = c.offset
+      decoded.add(diagnostics)
     } catch {
+      decoded.add(diagnostics)
       // A record cut by its source ends early by design; that is not malformed.
       if !record.isCutBySource {
         decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
@@ -66,7 +69,7 @@ public struct RecordDecoder {
       let error = Self.decodeParameters(record, hci, into: &decoded.hciParameters)
       // A record cut by its source ends early by design; that is not malformed.
       if !record.isCutBySource {
-        decoded.diagnostics += HCIParameters.diagnostics(error: error, fields: decoded.hciParameters)
+        decoded.add(HCIParameters.diagnostics(error: error, fields: decoded.hciParameters))
       }
     }
     if decoded.hci?.event == HCIEventCode.leMeta.rawValue, let subevent = decoded.hci?.subevent,
@@ -116,8 +119,9 @@ public struct RecordDecoder {
     let key = key ?? ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
     let isStart = acl.pb != 1
     let cut = record.originalLength - record.bytes.count
-    let result = aclReassembler.add(
-      key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &decoded.diagnostics)
+    var diagnostics: [Diagnostic] = []
+    let result = aclReassembler.add(key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &diagnostics)
+    decoded.add(diagnostics)
     // Most PDUs fit one fragment: the pending table is touched only when one does not.
     var fragments = 1
     var group: ReassemblyGroup?
@@ -204,9 +208,11 @@ public struct RecordDecoder {
           layer.sduLength = buffer.littleEndianUInt16(at: payload.start)
         }
         let kframe = UnsafeRawBufferPointer(rebasing: buffer[payload.start..<payload.start + payload.count])
+        var diagnostics: [Diagnostic] = []
+        defer { decoded.add(diagnostics) }
         switch sduReassembler.add(
           key: key, cid: header.cid, kframePayload: kframe, isCut: isCut, payloadLength: Int(header.length),
-          diagnostics: &decoded.diagnostics)
+          diagnostics: &diagnostics)
         {
         case .needMoreData:
           let started = !pendingSDUs.contains(thisGroup)
@@ -277,17 +283,19 @@ public struct RecordDecoder {
             "\(channels.maxChannels) l2cap channel endpoints are open, the limit: this channel is not followed"))
       }
     }
+    var diagnostics: [Diagnostic] = []
+    defer { decoded.add(diagnostics) }
     do throws(DecodeError) {
       if carriesATT {
-        decoded.att = try ATTPDU.decode(&c, diagnostics: &decoded.diagnostics)
+        decoded.att = try ATTPDU.decode(&c, diagnostics: &diagnostics)
       } else if isSignaling {
-        try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &decoded.diagnostics) { pdu in
+        try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &diagnostics) { pdu in
           if decoded.signaling == nil { decoded.signaling = pdu }
           channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
           if channels.takeRefusal() { refusedChannel = true }
         }
       } else if isSMP {
-        decoded.smp = try SMPPDU.decode(&c, diagnostics: &decoded.diagnostics)
+        decoded.smp = try SMPPDU.decode(&c, diagnostics: &diagnostics)
       }
     } catch {
       decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))

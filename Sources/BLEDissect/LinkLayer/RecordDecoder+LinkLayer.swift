@@ -1,30 +1,5 @@
 import BLECapture
 
-/// Holds a record's `LLPacket` out of line: `DecodedRecord` is copied for every
-/// record, and HCI records should not pay for the air packet's size.
-final class LLPacketBox: Sendable {
-  let linkType: LinkType
-  let packet: LLPacket?
-  init(_ linkType: LinkType, _ packet: LLPacket?) {
-    self.linkType = linkType
-    self.packet = packet
-  }
-}
-
-extension DecodedRecord {
-  /// The link type of an air sniffer record (DLT 157, 192, 251, 256, 272).
-  public var linkLayer: LinkType? {
-    get { llBox?.linkType }
-    set { llBox = newValue.map { LLPacketBox($0, llBox?.packet) } }
-  }
-
-  /// The air packet of a sniffer record, once decoded.
-  public var ll: LLPacket? {
-    get { llBox?.packet }
-    set { llBox = llBox.map { LLPacketBox($0.linkType, newValue) } ?? newValue.map { LLPacketBox($0.linkType, $0) } }
-  }
-}
-
 extension RecordDecoder {
   /// A sniffer record: the LL packet, and for LL Data PDUs the L2CAP PDU through the
   /// same reassembly and decoders as HCI ACL data. Each connection and direction is
