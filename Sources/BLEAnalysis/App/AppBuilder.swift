@@ -24,6 +24,8 @@ public struct AppBuilder {
   private var live: [LinkKey: ConnectionRef] = [:]
   private var adapters: [UInt16?: Adapter] = [:]
   private var streams: [StreamKey: Int] = [:]
+  /// When the PDU that each reassembly group is putting together began.
+  private var fragmentStarts: [ReassemblyGroup: FrameTime] = [:]
 
   struct LinkKey: Hashable {
     var adapter: UInt16?
@@ -102,7 +104,9 @@ public struct AppBuilder {
       switch hci.type {
       case .command: command(hci, record, analyzed, at)
       case .event: event(hci, record, analyzed, at)
-      case .acl: aclBuffers(record, analyzed, at)
+      case .acl:
+        aclBuffers(record, analyzed, at)
+        if case .first(let group) = analyzed.decoded.reassembly { fragmentStarts[group] = at }
       default: break
       }
     }
@@ -469,7 +473,10 @@ public struct AppBuilder {
       }
     }
 
-    var call = AppCall(kind: .read, conn: conn, start: waited?.since ?? at, end: at)
+    // A PDU sent in several fragments began with the first.
+    var begun: FrameTime?
+    if case .last(let group) = analyzed.decoded.reassembly { begun = fragmentStarts.removeValue(forKey: group) }
+    var call = AppCall(kind: .read, conn: conn, start: waited?.since ?? begun ?? at, end: at)
     call.byLocal = local
     call.requests = [at.frame]
     call.stall = waited?.stall
