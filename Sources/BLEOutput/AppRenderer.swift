@@ -113,18 +113,23 @@ struct AppText {
       var i = 0
       while i < calls.count {
         let call = calls[i]
-        // A burst of writes without response to one characteristic: one line.
+        // Calls of one kind on one attribute in a row, with the same result: one line (a
+        // burst of writes without response with its rate and buffer stalls).
         var j = i + 1
-        if call.kind == .write, call.mode == "without_response" {
-          while j < calls.count, calls[j].kind == .write, calls[j].mode == "without_response",
-            calls[j].attrHandle == call.attrHandle, calls[j - 1].end.microseconds(to: calls[j].start) < 1_000_000
-          {
-            j += 1
-          }
+        if let key = Self.runKey(call) {
+          while j < calls.count, Self.runKey(calls[j]) == key { j += 1 }
         }
         step += 1
         if j - i >= 3 {
-          appendBurst(Array(calls[i..<j]), step: step, start: start, into: &out)
+          let run = Array(calls[i..<j])
+          let burst =
+            call.kind == .write && call.mode == "without_response"
+            && zip(run, run.dropFirst()).allSatisfy { $0.end.microseconds(to: $1.start) < 1_000_000 }
+          if burst {
+            appendBurst(run, step: step, start: start, into: &out)
+          } else {
+            appendRun(run, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+          }
           if verbose {
             for call in calls[i..<j] {
               appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
@@ -172,7 +177,8 @@ struct AppText {
     case .corebluetooth, .android:
       let callbacks = (api == .android ? row.android.callback : row.coreBluetooth.callback).split(separator: " / ")
       guard let first = callbacks.first, let last = callbacks.last else { return nil }
-      return String(call.ok ? first : last)
+      let callback = String(call.ok ? first : last)
+      return callback.hasPrefix("—") ? nil : callback
     }
   }
 
@@ -229,6 +235,7 @@ struct AppText {
           let by = security.failedByLocal == true ? "this host" : "the peer"
           details.append("Pairing Failed (\(SMPPairingFailedReason(rawValue: reason).name)) from \(by)")
         }
+        if call.outcome == "unanswered" { details.append("not answered by this host") }
         if let retry = security.retryFrame {
           details.append("retried at #\(retry)" + (security.retryOutcome.map { ": " + $0 } ?? ""))
         }
@@ -288,6 +295,35 @@ struct AppText {
       }
     }
     return text
+  }
+
+  /// What makes calls one run: kind, variant, attribute, client and result.
+  static func runKey(_ call: AppCall) -> String? {
+    guard call.kind.isATT || call.kind == .readRSSI else { return nil }
+    return "\(call.kind)|\(call.mode ?? "")|\(call.attrHandle ?? 0)|\(call.byLocal)|\(call.ok)|\(call.error.att ?? 0)"
+  }
+
+  /// `Read Characteristic Value ×12 Battery Level (0x0021) over 60 s, every 5 s: median 30 ms, p95 31 ms → ok`.
+  private func appendRun(
+    _ calls: [AppCall], step: Int, start: Int64, appDisconnected: Set<Int>, into out: inout OutputBuffer
+  ) {
+    let first = calls[0]
+    let last = calls[calls.count - 1]
+    prefix(step: step, at: first.start, start: start, into: &out)
+    if !first.byLocal { out.append("peer's client: ") }
+    out.append(name(first) + " ×\(calls.count)")
+    if let object = first.object { out.append(" " + object) }
+    let span = first.start.microseconds(to: last.start)
+    out.append(" over " + Milliseconds.text(span) + ", every " + Milliseconds.text(span / Int64(calls.count - 1)))
+    if let durations = LatencySummary(calls.map(\.durationMicroseconds)),
+      first.kind != .write || first.mode != "without_response"
+    {
+      out.append(": median " + Milliseconds.text(durations.median) + ", p95 " + Milliseconds.text(durations.p95))
+    }
+    out.append(" → ")
+    if let callback = callback(first) { out.append(callback + " ") }
+    out.append(result(first, appDisconnected: appDisconnected.contains(first.conn?.id ?? -1)))
+    out.append(" (#\(first.frames.first)–#\(last.frames.last))\n")
   }
 
   private func appendBurst(_ calls: [AppCall], step: Int, start: Int64, into out: inout OutputBuffer) {

@@ -131,6 +131,12 @@ public struct AppBuilder {
     for i in calls.indices where calls[i].kind == .scan && calls[i].scan?.disable == nil {
       calls[i].outcome = "running"
     }
+    // A peer's Security Request that this host neither paired on, encrypted for nor refused.
+    for i in calls.indices where calls[i].kind == .pair && calls[i].ok && calls[i].security?.method == nil {
+      if calls[i].security?.trigger == "security_request", calls[i].requests.count <= 1 {
+        calls[i].outcome = "unanswered"
+      }
+    }
     addConnectionCalls(timeline)
     name(gatt)
     resolveRetries()

@@ -96,17 +96,23 @@ public enum AppPlatform {
     .init(
       kind: .discoverCharacteristics, gatt: "Discover All Characteristics of a Service",
       coreBluetooth: ("discoverCharacteristics(_:for:)", "peripheral(_:didDiscoverCharacteristicsFor:error:)"),
-      android: ("(part of BluetoothGatt.discoverServices())", "onServicesDiscovered(gatt, status)")),
+      android: (
+        "(part of BluetoothGatt.discoverServices())", "— (one onServicesDiscovered at the end of discoverServices())"
+      )),
     // [GATT] 4.7.1; [CB] discoverDescriptors(for:); [AG] part of discoverServices().
     .init(
       kind: .discoverDescriptors, gatt: "Discover All Characteristic Descriptors",
       coreBluetooth: ("discoverDescriptors(for:)", "peripheral(_:didDiscoverDescriptorsFor:error:)"),
-      android: ("(part of BluetoothGatt.discoverServices())", "onServicesDiscovered(gatt, status)")),
+      android: (
+        "(part of BluetoothGatt.discoverServices())", "— (one onServicesDiscovered at the end of discoverServices())"
+      )),
     // [GATT] 4.5.1 Find Included Services; [CB] discoverIncludedServices(_:for:).
     .init(
       kind: .discoverIncluded, gatt: "Find Included Services",
       coreBluetooth: ("discoverIncludedServices(_:for:)", "peripheral(_:didDiscoverIncludedServicesFor:error:)"),
-      android: ("(part of BluetoothGatt.discoverServices())", "onServicesDiscovered(gatt, status)")),
+      android: (
+        "(part of BluetoothGatt.discoverServices())", "— (one onServicesDiscovered at the end of discoverServices())"
+      )),
     // [GATT] 4.8.3 Read Long Characteristic Values; [CB] readValue(for:) reads long values
     // itself; [AG] readCharacteristic does Read Blob itself.
     .init(
