@@ -172,6 +172,8 @@ struct AppText {
 
   func callback(_ call: AppCall) -> String? {
     guard !call.kind.isEvent, let row = AppPlatform.row(call.kind, mode: call.mode) else { return nil }
+    // CoreBluetooth calls no delegate method for a connect the app cancelled.
+    if call.kind == .connect, call.outcome == "cancelled", api == .corebluetooth { return nil }
     switch api {
     case .gatt: return nil
     case .corebluetooth, .android:
@@ -289,7 +291,10 @@ struct AppText {
     if let unanswered = call.error.unanswered { text += ": no answer (" + unanswered.replacing("_", with: " ") + ")" }
     let platform = api == .android ? errors.android : api == .corebluetooth ? errors.coreBluetooth : nil
     if let platform {
-      text += api == .android ? " → status \(platform.code) \(platform.name)" : " → \(platform.name) (\(platform.code))"
+      text +=
+        api == .android
+        ? " → " + (platform.name.hasPrefix("status") ? platform.name : "status \(platform.code) \(platform.name)")
+        : " → \(platform.name) (\(platform.code))"
       if !platform.alternatives.isEmpty {
         text += " or \(platform.alternatives.map(String.init).joined(separator: ", "))"
       }
@@ -300,7 +305,9 @@ struct AppText {
   /// What makes calls one run: kind, variant, attribute, client and result.
   static func runKey(_ call: AppCall) -> String? {
     guard call.kind.isATT || call.kind == .readRSSI else { return nil }
-    return "\(call.kind)|\(call.mode ?? "")|\(call.attrHandle ?? 0)|\(call.byLocal)|\(call.ok)|\(call.error.att ?? 0)"
+    return
+      "\(call.kind)|\(call.mode ?? "")|\(call.attrHandle ?? 0)|\(call.startHandle ?? 0)|\(call.uuid?.description ?? "")|"
+      + "\(call.byLocal)|\(call.ok)|\(call.error.att ?? 0)"
   }
 
   /// `Read Characteristic Value ×12 Battery Level (0x0021) over 60 s, every 5 s: median 30 ms, p95 31 ms → ok`.

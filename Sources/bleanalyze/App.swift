@@ -24,8 +24,9 @@ struct AppCommand: ParsableCommand {
       CBPeripheral calls and delegate callbacks, CBError and CBATTError values) or android \
       (BluetoothGatt calls and callbacks with their status integers).
 
-      text: numbered steps per connection (a burst of writes without response is one \
-      line), then milestones. json: {"schema_version":1,"calls":[…]}. ndjson: one call \
+      text: numbered steps per connection (calls of one kind on one attribute in a row \
+      are one line: a burst of writes without response with its rate and the stalls of the \
+      controller's buffers), then milestones. json: {"schema_version":1,"calls":[…]}. ndjson: one call \
       or event per line.
       """
   )
@@ -39,7 +40,7 @@ struct AppCommand: ParsableCommand {
   @Option(help: "Whose names: gatt, corebluetooth or android.")
   var api: AppAPI = .gatt
 
-  @Flag(name: .shortAndLong, help: "List each write of a burst too.")
+  @Flag(name: .shortAndLong, help: "List each call of a run or burst too.")
   var verbose = false
 
   @OptionGroup var analysis: TimelineOptions
