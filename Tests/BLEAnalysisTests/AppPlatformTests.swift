@@ -63,21 +63,24 @@ struct AppPlatformTests {
   @Test("the app's own disconnect: GATT_SUCCESS (0) on Android, no error on CoreBluetooth")
   func appDisconnect() {
     #expect(AppPlatform.android(disconnect: 0x16, appDisconnected: true).code == 0)
+    #expect(AppPlatform.android(disconnect: 0x16, appDisconnected: true).alternatives == [22])
     #expect(AppPlatform.coreBluetooth(disconnect: 0x16, appDisconnected: true) == nil)
   }
 
-  @Test(
-    "connect rows: failed 0x3E → 62 (or 133) / CBError.connectionFailed 10; timeout or cancelled → 147 from API 35 (133 before); other failures → 133 GATT_ERROR"
-  )
-  func connectRows() {
-    #expect(AppPlatform.android(connect: "failed", status: 0x3E)?.code == 62)
-    #expect(AppPlatform.android(connect: "failed", status: 0x3E)?.alternatives == [133])
-    #expect(AppPlatform.coreBluetooth(connect: "failed", status: 0x3E)?.code == 10)
-    #expect(AppPlatform.android(connect: "timeout", status: 0x04)?.code == 147)
-    #expect(AppPlatform.android(connect: "cancelled", status: 0x02)?.alternatives == [133])
-    #expect(AppPlatform.coreBluetooth(connect: "timeout", status: 0x04)?.code == 6)
-    #expect(AppPlatform.coreBluetooth(connect: "cancelled", status: 0x02) == nil)
-    #expect(AppPlatform.android(connect: "failed", status: 0x0C)?.code == 133)
+  /// A connect that made no connection: outcome, HCI status → Android status (with the
+  /// other versions' value) and CBError code. AOSP GATT_CONN_FAIL_ESTABLISH 62 / GATT_ERROR
+  /// 133; Android GATT_CONNECTION_TIMEOUT 147 (API 35); Apple connectionFailed 10, connectionTimeout 6.
+  static let connectRows: [(outcome: String, status: UInt8, android: Int, alternatives: [Int], coreBluetooth: Int?)] = [
+    ("failed", 0x3E, 62, [133], 10), ("timeout", 0x04, 147, [133], 6), ("cancelled", 0x02, 147, [133], nil),
+    ("failed", 0x0C, 133, [], 10),
+  ]
+
+  @Test("connect row", arguments: connectRows)
+  func connectRow(_ row: (outcome: String, status: UInt8, android: Int, alternatives: [Int], coreBluetooth: Int?)) {
+    let android = AppPlatform.android(connect: row.outcome, status: row.status)
+    #expect(android?.code == row.android)
+    #expect(android?.alternatives ?? [] == row.alternatives)
+    #expect(AppPlatform.coreBluetooth(connect: row.outcome, status: row.status)?.code == row.coreBluetooth)
   }
 
   @Test("encryption rows: key missing → CBError.peerRemovedPairingInformation 14, LMP timeout → encryptionTimedOut 15")

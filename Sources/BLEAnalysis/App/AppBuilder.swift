@@ -286,10 +286,19 @@ public struct AppBuilder {
     }
     adapter.fullSince = nil
     adapter.freedAt = nil
+    // Bounded: a controller that never reports completions for a handle must not grow it.
+    if adapter.inFlight[acl.handle]?.count ?? 0 >= Self.maxInFlight {
+      adapter.inFlight[acl.handle]?.removeFirst()
+      adapter.inFlightCount -= 1
+    }
     adapter.inFlight[acl.handle, default: []].append((at.frame, analyzed.decoded.smp != nil))
     adapter.inFlightCount += 1
     if let total, adapter.inFlightCount >= total { adapter.fullSince = at }
   }
+
+  /// Packets followed per handle until their Number Of Completed Packets (controllers
+  /// have a few dozen buffers at most).
+  static let maxInFlight = 256
 
   private mutating func completedPackets(_ fields: [Field], _ record: Record, _ at: FrameTime) {
     var handles: [UInt16] = []
@@ -349,7 +358,6 @@ public struct AppBuilder {
     if extended ? report.eventType & 0x01 != 0 : report.kind == .directed || report.eventType <= 1 {
       device.connectable = true
     }
-    analyzed.decoded.withPayloadBytes(record) { _ in () }
     for structure in report.structures {
       switch structure.value {
       case .serviceUUIDs(let uuids, _):

@@ -257,8 +257,13 @@ public enum AppPlatform {
 
   /// How a link's end reaches the app, by HCI reason. `appDisconnected`: the app asked.
   public static func android(disconnect reason: UInt8, appDisconnected: Bool) -> AppPlatformError {
-    // [AG] onConnectionStateChange after BluetoothGatt.disconnect() reports GATT_SUCCESS.
-    if appDisconnected { return AppPlatformError(0, "GATT_SUCCESS") }
+    // Not documented by Android: after the app's own BluetoothGatt.disconnect() the
+    // callback carries GATT_SUCCESS [AG] on the stacks apps report; the HCI reason (0x16) is
+    // what other versions may pass.
+    if appDisconnected {
+      return AppPlatformError(
+        0, "GATT_SUCCESS", alternatives: [22], note: "undocumented; some stacks pass the reason (22)")
+    }
     switch reason {
     // [AOSP] tGATT_DISCONN_REASON: the HCI reason is the status.
     case 0x08: return AppPlatformError(8, "GATT_CONN_TIMEOUT")
