@@ -94,13 +94,30 @@ extension ConnectionTimeline {
       if let server = mtu.serverMTU, let effective = mtu.mtu { text += ", server \(server) → ATT_MTU \(effective)" }
       add(mtu.response ?? mtu.request, "mtu", text)
     }
+    for request in securityRequests {
+      var text = "Security Request " + (request.byLocal ? "sent by this host" : "from the peer")
+      let wants = [request.bonding ? "bonding" : nil, request.mitm ? "MITM" : nil].compactMap { $0 }
+      if !wants.isEmpty { text += " (" + wants.joined(separator: ", ") + ")" }
+      if let answer = request.answer, let name = request.answerName {
+        text += ", answered by \(name) (#\(answer.frame))"
+        if let reason = request.refusedReason { text += ": " + SMPPairingFailedReason(rawValue: reason).name }
+      } else {
+        text += ", not answered"
+      }
+      add(request.at, "security_request", text)
+      if let answer = request.answer, let reason = request.refusedReason {
+        let by = request.byLocal ? "the peer" : "this host"
+        add(answer, "pairing_failed", "Pairing Failed sent by \(by): " + SMPPairingFailedReason(rawValue: reason).name)
+      }
+    }
     for pairing in pairing {
       var text = "pairing" + (pairing.method.map { " (\($0.name))" } ?? "")
       text += pairing.localInitiated ? " requested by this host" : " requested by the peer"
       if pairing.bonding { text += ", bonding" }
       add(pairing.start, "pairing", text)
       if let failed = pairing.failed {
-        add(failed.at, "pairing_failed", "pairing failed: " + SMPPairingFailedReason(rawValue: failed.reason).name)
+        let by = pairing.failedByLocal.map { $0 ? " (sent by this host)" : " (sent by the peer)" } ?? ""
+        add(failed.at, "pairing_failed", "pairing failed: " + SMPPairingFailedReason(rawValue: failed.reason).name + by)
       }
     }
     for change in encryption {
@@ -128,15 +145,31 @@ extension ConnectionTimeline {
       if let outcome = subscription.outcome, outcome != .ok { text += ": " + outcome.rawValue }
       add(subscription.at, "subscription", text)
     }
-    for transaction in self.transactions where all || (transaction.outcome != .ok && !transaction.endsSearch) {
-      add(transaction.request, "transaction", transaction.text)
+    // Each one with `all` (-v); otherwise repeats of one kind roll up into one line.
+    let shown = self.transactions.filter { all || ($0.outcome != .ok && !$0.endsSearch) }
+    for group in Self.groups(shown, all: all, key: \.rollUpKey) {
+      guard let first = group.first else { continue }
+      if group.count == 1 {
+        add(first.request, "transaction", first.text)
+      } else {
+        let latencies = LatencySummary(group.compactMap(\.latencyMicroseconds))
+        add(
+          first.request, "transactions",
+          first.text(latency: false) + " ×\(group.count)" + Self.spread(latencies)
+            + " (#\(first.request.frame)–#\(group[group.count - 1].request.frame))")
+      }
     }
-    for pair in pairs {
-      add(
-        pair.write, "pair",
-        "\(ATTOpcode(rawValue: pair.writeOpcode).name) 0x\(hex(pair.writeHandle)) answered by "
-          + "\(ATTOpcode(rawValue: pair.notifyOpcode).name) 0x\(hex(pair.notifyHandle)) (#\(pair.notify.frame)) in "
-          + Milliseconds.text(pair.rttMicroseconds))
+    for group in Self.groups(pairs, all: all, key: \.rollUpKey) {
+      guard let first = group.first else { continue }
+      if group.count == 1 {
+        add(
+          first.write, "pair", first.text + " (#\(first.notify.frame)) in " + Milliseconds.text(first.rttMicroseconds))
+      } else {
+        add(
+          first.write, "pairs",
+          first.text + " ×\(group.count)" + Self.spread(LatencySummary(group.map(\.rttMicroseconds)))
+            + " (#\(first.write.frame)–#\(group[group.count - 1].notify.frame))")
+      }
     }
     if let disconnect {
       if let command = disconnect.command {
@@ -160,6 +193,38 @@ extension ConnectionTimeline {
   }
 }
 
+extension ConnectionTimeline {
+  /// Items in order, grouped by `key` (each alone with `all`), groups in the order of their first item.
+  static func groups<T>(_ items: [T], all: Bool, key: (T) -> String) -> [[T]] {
+    if all { return items.map { [$0] } }
+    var order: [String] = []
+    var groups: [String: [T]] = [:]
+    for item in items {
+      let k = key(item)
+      if groups[k] == nil { order.append(k) }
+      groups[k, default: []].append(item)
+    }
+    return order.compactMap { groups[$0] }
+  }
+
+  /// `: median 30.1 ms, p95 45.2 ms`.
+  static func spread(_ latencies: LatencySummary?) -> String {
+    guard let latencies else { return "" }
+    return ": median " + Milliseconds.text(latencies.median) + ", p95 " + Milliseconds.text(latencies.p95)
+  }
+}
+
+extension WriteNotifyPair {
+  /// Pairs of one write and one notification kind roll up together.
+  var rollUpKey: String { "\(writeOpcode) \(writeHandle) \(notifyOpcode) \(notifyHandle)" }
+
+  /// `Write Command ff02 (0x0031) answered by Handle Value Notification ff01 (0x002d)`.
+  var text: String {
+    "\(ATTOpcode(rawValue: writeOpcode).name) " + Transaction.attribute(writeName, writeHandle) + " answered by "
+      + "\(ATTOpcode(rawValue: notifyOpcode).name) " + Transaction.attribute(notifyName, notifyHandle)
+  }
+}
+
 extension ConnectionParameters {
   /// `interval 30 ms, latency 0, supervision timeout 720 ms`.
   var text: String {
@@ -169,15 +234,27 @@ extension ConnectionParameters {
 }
 
 extension Transaction {
-  /// `Read Request 0x0038 → Error Response (Read Not Permitted) in 30.0 ms`.
-  var text: String {
+  /// `ff05 (0x0038)`, or `0x0038` when the database does not know the handle.
+  static func attribute(_ name: String?, _ handle: UInt16) -> String {
+    name.map { "\($0) (0x" + hex(handle) + ")" } ?? "0x" + hex(handle)
+  }
+
+  /// Transactions of one request, handle and answer roll up together.
+  var rollUpKey: String {
+    "\(opcode) \(handle ?? 0) \(responseOpcode ?? 0) \(errorCode ?? 0) \(outcome.rawValue) \(byLocal)"
+  }
+
+  /// `Read Request ff05 (0x0038) → Error Response (Read Not Permitted) in 30.0 ms`.
+  var text: String { text(latency: true) }
+
+  func text(latency withLatency: Bool) -> String {
     var text = ATTOpcode(rawValue: opcode).name
-    if let handle { text += " 0x" + hex(handle) }
+    if let handle { text += " " + Self.attribute(name, handle) }
     switch outcome {
     case .ok, .error:
       if let responseOpcode { text += " → " + ATTOpcode(rawValue: responseOpcode).name }
       if let errorCode { text += " (" + ATTErrorCode(rawValue: errorCode).name + ")" }
-      if let latency = latencyMicroseconds { text += " in " + Milliseconds.text(latency) }
+      if withLatency, let latency = latencyMicroseconds { text += " in " + Milliseconds.text(latency) }
     case .timeout: text += " → no answer within 30 s"
     case .unanswered: text += " → no answer"
     }
@@ -464,6 +541,19 @@ struct TimelineJSON {
       p.string("rx", PHYChange.name(change.rx), into: &out)
     }
     appendEncryption(c, into: &out, &k)
+    k.key("security_requests", into: &out)
+    appendArray(c.securityRequests, into: &out) { request, out in
+      var r = JSONKeys()
+      r.integer("frame", request.at.frame, into: &out)
+      r.string("from", request.byLocal ? "local" : "remote", into: &out)
+      r.bool("bonding", request.bonding, into: &out)
+      r.bool("mitm", request.mitm, into: &out)
+      r.integer("answer_frame", request.answer?.frame, into: &out)
+      r.string("answer", request.answerName, into: &out)
+      r.integer("refused_reason", request.refusedReason, into: &out)
+      r.string(
+        "refused_reason_name", request.refusedReason.map { SMPPairingFailedReason(rawValue: $0).name }, into: &out)
+    }
     k.key("discovery", into: &out)
     appendOptional(c.discovery, into: &out) { discovery, out in
       var d = JSONKeys()
@@ -546,6 +636,7 @@ struct TimelineJSON {
       p.milliseconds("latency_ms", pairing.latencyMicroseconds, into: &out)
       p.integer("failed_frame", pairing.failed?.at.frame, into: &out)
       p.string("failed_reason", pairing.failed.map { SMPPairingFailedReason(rawValue: $0.reason).name }, into: &out)
+      p.string("failed_by", pairing.failedByLocal.map { $0 ? "local" : "remote" }, into: &out)
     }
     out.append("}")
   }
@@ -578,8 +669,17 @@ struct TimelineJSON {
     k.string("name", ATTOpcode(rawValue: transaction.opcode).name, into: &out)
     k.integer("handle", transaction.handle, into: &out)
     k.uuid("characteristic", transaction.characteristic, into: &out)
+    k.string("attribute_name", transaction.name, into: &out)
     k.integer("request_frame", transaction.request.frame, into: &out)
     k.integer("response_frame", transaction.response?.frame, into: &out)
+    k.key("request_ts", into: &out)
+    JSONRecord.appendSeconds(transaction.request.timestamp, into: &out)
+    k.key("response_ts", into: &out)
+    if let response = transaction.response {
+      JSONRecord.appendSeconds(response.timestamp, into: &out)
+    } else {
+      out.append("null")
+    }
     k.integer("response_opcode", transaction.responseOpcode, into: &out)
     k.milliseconds("latency_ms", transaction.latencyMicroseconds, into: &out)
     k.string("outcome", transaction.outcome.rawValue, into: &out)
@@ -596,7 +696,13 @@ struct TimelineJSON {
     k.integer("write_opcode", pair.writeOpcode, into: &out)
     k.integer("write_handle", pair.writeHandle, into: &out)
     k.uuid("write_characteristic", pair.writeCharacteristic, into: &out)
+    k.string("write_name", pair.writeName, into: &out)
+    k.key("write_ts", into: &out)
+    JSONRecord.appendSeconds(pair.write.timestamp, into: &out)
     k.integer("notify_frame", pair.notify.frame, into: &out)
+    k.key("notify_ts", into: &out)
+    JSONRecord.appendSeconds(pair.notify.timestamp, into: &out)
+    k.string("notify_name", pair.notifyName, into: &out)
     k.integer("notify_opcode", pair.notifyOpcode, into: &out)
     k.integer("notify_handle", pair.notifyHandle, into: &out)
     k.uuid("notify_characteristic", pair.notifyCharacteristic, into: &out)

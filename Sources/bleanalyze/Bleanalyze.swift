@@ -28,7 +28,8 @@ struct Bleanalyze: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Show.self, TimelineCommand.self, Stats.self, Gatt.self, Devices.self, Live.self, Dissectors.self, Convert.self,
+      Show.self, TimelineCommand.self, AppCommand.self, Stats.self, Gatt.self, Devices.self, Live.self, Dissectors.self,
+      Convert.self,
     ],
     defaultSubcommand: Show.self
   )

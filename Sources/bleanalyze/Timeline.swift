@@ -22,7 +22,11 @@ struct TimelineCommand: ParsableCommand {
       within --pair-window, on another characteristic of the written characteristic's \
       service; --pair names other pairs explicitly.
 
-      text: the story with times from the capture's start (-v adds every ATT transaction). \
+      A peer's Security Request appears with its answer. Repeated failed transactions and \
+      write→notify pairs of one kind roll up into one line with count, median and p95.
+
+      text: the story with times from the capture's start (-v adds every ATT transaction \
+      and every pair on its own line). \
       json: {"schema_version":1,"connections":[…],"connection_attempts":[…],"transactions":[…],\
       "pairs":[…]}. ndjson: one connection, attempt, transaction or pair per line, with "type".
       """
@@ -34,7 +38,7 @@ struct TimelineCommand: ParsableCommand {
   @Option(help: "Output format: text, json or ndjson.")
   var format: RenderFormat = .text
 
-  @Flag(name: .shortAndLong, help: "List every ATT transaction in the text story.")
+  @Flag(name: .shortAndLong, help: "List every ATT transaction and write→notify pair in the text story.")
   var verbose = false
 
   @OptionGroup var analysis: TimelineOptions

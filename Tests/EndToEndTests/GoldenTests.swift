@@ -38,6 +38,13 @@ struct GoldenTests {
     #expect(recordLines(stdout).count == 79)
   }
 
+  @Test("app (text, --api android and corebluetooth) and ndjson on the samples")
+  func app() {
+    checkGolden(["app", "--api", "android", "Samples/hr-sensor.btsnoop"], golden: "app-android-hr-sensor.txt")
+    checkGolden(["app", "--api", "corebluetooth", "Samples/secure-sensor.btsnoop"], golden: "app-cb-secure-sensor.txt")
+    checkGolden(["app", "--format", "ndjson", "Samples/secure-sensor.btsnoop"], golden: "app-secure-sensor.ndjson")
+  }
+
   @Test("bleanalyze FILE is bleanalyze show FILE")
   func defaultSubcommand() {
     let implicit = run(["Samples/hr-sensor.btsnoop"])

@@ -14,6 +14,8 @@ enum Schemas {
   static let document = folder.appending(path: "show.schema.json")
   static let gatt = folder.appending(path: "gatt.schema.json")
   static let timeline = folder.appending(path: "timeline.schema.json")
+  static let app = folder.appending(path: "app.schema.json")
+  static let appLine = folder.appending(path: "app-line.schema.json")
   /// `bleanalyze dissectors` in every format.
   static let dissectors = folder.appending(path: "dissectors.schema.json")
 
@@ -185,6 +187,33 @@ struct SchemaTests {
       let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.timeline)
       #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
     }
+  }
+
+  @Test("app --format json and ndjson validate", arguments: ["json", "ndjson"], [false, true])
+  func appValidates(format: String, android: Bool) {
+    var files = ["Samples/hr-sensor.btsnoop", "Samples/secure-sensor.btsnoop", "Samples/scanner.btsnoop"]
+    if sharedAvailable {
+      files += [
+        "synthetic/ios-central.btsnoop", "synthetic/android-central.btsnoop", "real/AndroidPad__btsnoop_hci.btsnoop",
+      ]
+      .map { Paths.captures.appending(path: $0).path }
+    }
+    for file in files {
+      let output = runRaw(["app", "--format", format] + (android ? ["--api", "android"] : []) + [file])
+      #expect(output.status == 0, "\(file): \(output.stderr)")
+      #expect(output.text.contains("\"call\":"), "\(file): expected calls")
+      let result = Schemas.validate(output.stdout, against: format == "json" ? Schemas.app : Schemas.appLine)
+      #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
+    }
+  }
+
+  @Test("an app call that breaks the contract is rejected")
+  func badAppCallIsRejected() {
+    let call =
+      #"{"call":"frobnicate","conn":null,"client":"local","attr_handle":null,"uuid":null,"name":null,"status":"ok","outcome":null,"error":null,"start_ts":1,"end_ts":1,"duration_ms":0,"frames":[1,1],"requests":[1],"responses":[]}"#
+    let result = Schemas.validate(Data((call + "\n").utf8), against: Schemas.appLine)
+    #expect(result.status == 1, "\(result.text)\(result.stderr)")
+    #expect(result.text.contains("line 1: call:"), "\(result.text)\(result.stderr)")
   }
 
   /// Records that break the contract, each with the place the validator must name.

@@ -145,12 +145,28 @@ public struct Pairing: Hashable, Sendable {
   public var encrypted: FrameTime?
   /// Pairing Failed: its reason.
   public var failed: (at: FrameTime, reason: UInt8)?
+  /// Whether this host sent the Pairing Failed.
+  public var failedByLocal: Bool?
   public var latencyMicroseconds: Int64? { encrypted.map { start.microseconds(to: $0) } }
 
   public static func == (a: Self, b: Self) -> Bool {
     a.start == b.start && a.method == b.method && a.encrypted == b.encrypted && a.failed?.at == b.failed?.at
   }
   public func hash(into hasher: inout Hasher) { hasher.combine(start) }
+}
+
+/// An SMP Security Request: a peripheral asks its central to pair or encrypt
+/// (Core 6.0, Vol 3, Part H, 3.6.7), and what the central answered.
+public struct SecurityRequest: Hashable, Sendable {
+  public var at: FrameTime
+  /// This host sent it (it is the peripheral).
+  public var byLocal: Bool
+  public var bonding: Bool
+  public var mitm: Bool
+  /// The answer: a Pairing Request, LE Enable Encryption, or Pairing Failed with its reason.
+  public var answer: FrameTime?
+  public var answerName: String?
+  public var refusedReason: UInt8?
 }
 
 /// The first run of GATT discovery procedures on a connection.
@@ -265,6 +281,8 @@ public struct Transaction: Sendable {
   /// The attribute the request is about, when the GATT database knows it.
   public var characteristic: BluetoothUUID?
   public var valueHandle: UInt16?
+  /// The attribute's name (`Heart Rate Measurement`, `Client Characteristic Configuration of …`).
+  public var name: String?
   public var latencyMicroseconds: Int64? { response.map { request.microseconds(to: $0) } }
 
   /// An Attribute Not Found that ends a search (discovery, Read By Type): how a server
@@ -285,6 +303,9 @@ public struct WriteNotifyPair: Sendable {
   public var notifyOpcode: UInt8
   public var notifyHandle: UInt16
   public var notifyCharacteristic: BluetoothUUID?
+  /// The written and the notified characteristic's names, when the database knows them.
+  public var writeName: String?
+  public var notifyName: String?
   /// Whether a `--pair` rule made it, rather than the same-service rule.
   public var byRule: Bool
   public var rttMicroseconds: Int64 { write.microseconds(to: notify) }
@@ -313,6 +334,7 @@ public struct ConnectionTimeline: Sendable {
   public var mtu: MTUExchange?
   public var encryption: [EncryptionChange] = []
   public var pairing: [Pairing] = []
+  public var securityRequests: [SecurityRequest] = []
   public var discovery: Discovery?
   public var subscriptions: [Subscription] = []
   public var disconnect: Disconnect?

@@ -120,8 +120,9 @@ public struct TimelineBuilder {
       let reason = UInt8(truncatingIfNeeded: fields.lookup("Reason")?.value.integer ?? 0)
       states[conn.id]?.disconnectCommand = (at, reason)
     case .leEnableEncryption:
-      guard let conn = analyzed.conn, connection(conn, at) != nil else { return }
+      guard let conn = analyzed.conn, let i = connection(conn, at) else { return }
       states[conn.id]?.encryptionStart = at
+      answerSecurityRequest(i, at, "LE Enable Encryption")
     default:
       break
     }
@@ -280,7 +281,7 @@ public struct TimelineBuilder {
       states[conn.id]!.pending[record.frame] = Transaction(
         conn: conn.id, opcode: att.opcode.rawValue, handle: att.handle, request: at, outcome: .unanswered,
         byLocal: byLocal, characteristic: analyzed.attribute?.characteristic,
-        valueHandle: analyzed.attribute?.valueHandle)
+        valueHandle: analyzed.attribute?.valueHandle, name: analyzed.attribute?.label)
       discoveryRequest(att, byLocal: byLocal, i, conn.id, at)
     }
     switch att.opcode {
@@ -394,8 +395,15 @@ public struct TimelineBuilder {
 
   private mutating func security(_ smp: SMPPDU, _ record: Record, _ analyzed: AnalyzedRecord, _ i: Int, _ at: FrameTime)
   {
+    let sent = record.direction == .sent
     switch smp.code {
+    case .securityRequest:
+      let authReq = smp.authReq
+      timeline.connections[i].securityRequests.append(
+        SecurityRequest(
+          at: at, byLocal: sent, bonding: authReq?.bonding ?? false, mitm: authReq?.mitm ?? false))
     case .pairingRequest:
+      answerSecurityRequest(i, at, "Pairing Request")
       timeline.connections[i].pairing.append(
         Pairing(
           start: at, localInitiated: record.direction == .sent, method: nil,
@@ -405,10 +413,30 @@ public struct TimelineBuilder {
       timeline.connections[i].pairing[p].method = analyzed.pairingMethod
       if smp.pairingFeatures?.authReq.bonding != true { timeline.connections[i].pairing[p].bonding = false }
     case .pairingFailed:
-      guard let p = timeline.connections[i].pairing.indices.last, let reason = smp.failureReason else { return }
-      timeline.connections[i].pairing[p].failed = (at, reason.rawValue)
+      guard let reason = smp.failureReason else { return }
+      if let p = timeline.connections[i].pairing.indices.last,
+        timeline.connections[i].pairing[p].failed == nil, timeline.connections[i].pairing[p].encrypted == nil
+      {
+        timeline.connections[i].pairing[p].failed = (at, reason.rawValue)
+        timeline.connections[i].pairing[p].failedByLocal = sent
+      } else if let r = timeline.connections[i].securityRequests.indices.last,
+        timeline.connections[i].securityRequests[r].answer == nil
+      {
+        // A Security Request refused.
+        answerSecurityRequest(i, at, "Pairing Failed")
+        timeline.connections[i].securityRequests[r].refusedReason = reason.rawValue
+      }
     default:
       break
     }
+  }
+
+  /// The last Security Request of connection `i`, if still unanswered, gets its answer.
+  mutating func answerSecurityRequest(_ i: Int, _ at: FrameTime, _ name: String) {
+    guard let r = timeline.connections[i].securityRequests.indices.last,
+      timeline.connections[i].securityRequests[r].answer == nil
+    else { return }
+    timeline.connections[i].securityRequests[r].answer = at
+    timeline.connections[i].securityRequests[r].answerName = name
   }
 }

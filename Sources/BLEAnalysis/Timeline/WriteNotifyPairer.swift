@@ -104,7 +104,8 @@ struct WriteNotifyPairer {
         WriteNotifyPair(
           conn: conn, write: write.at, writeOpcode: write.opcode, writeHandle: write.handle,
           writeCharacteristic: write.attribute?.characteristic, notify: at, notifyOpcode: opcode,
-          notifyHandle: handle, notifyCharacteristic: attribute?.characteristic, byRule: !write.answers.isEmpty))
+          notifyHandle: handle, notifyCharacteristic: attribute?.characteristic, writeName: write.attribute?.label,
+          notifyName: attribute?.label, byRule: !write.answers.isEmpty))
     }
     writes = waiting
     return pairs

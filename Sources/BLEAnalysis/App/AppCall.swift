@@ -1,0 +1,208 @@
+import BLEDissect
+
+/// What an app did or saw, in platform-neutral words: the JSON `call` values of `app`.
+public enum AppCallKind: String, Sendable, CaseIterable {
+  case scan
+  case connect
+  case requestMTU = "request_mtu"
+  case discoverServices = "discover_services"
+  case discoverCharacteristics = "discover_characteristics"
+  case discoverDescriptors = "discover_descriptors"
+  case discoverIncluded = "discover_included"
+  case read
+  case write
+  case setNotify = "set_notify"
+  case readRSSI = "read_rssi"
+  case disconnect
+  // Observed events: the app did not ask for them.
+  case disconnected
+  case notification
+  case indication
+  /// SMP pairing, with what triggered it.
+  case pair
+  /// Encryption with a stored key (no pairing).
+  case encrypt
+  case reconnected
+
+  /// An event the app observed rather than a call it made.
+  public var isEvent: Bool {
+    switch self {
+    case .disconnected, .notification, .indication, .pair, .encrypt, .reconnected: true
+    default: false
+    }
+  }
+
+  /// Calls made with ATT requests of a GATT client.
+  public var isATT: Bool {
+    switch self {
+    case .requestMTU, .discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded, .read,
+      .write, .setNotify:
+      true
+    default: false
+    }
+  }
+}
+
+/// The error of a call in each vocabulary's raw terms: an HCI status or reason, an ATT
+/// Error Code. The platform values come from `AppPlatform`.
+public struct AppError: Hashable, Sendable {
+  public var hci: UInt8?
+  public var att: UInt8?
+  /// No answer: `timeout` (30 s), `disconnected`, `superseded`, `end_of_capture`.
+  public var unanswered: String?
+
+  public init(hci: UInt8? = nil, att: UInt8? = nil, unanswered: String? = nil) {
+    self.hci = hci
+    self.att = att
+    self.unanswered = unanswered
+  }
+}
+
+/// A run of notifications or indications of one characteristic.
+public struct AppValueStream: Hashable, Sendable {
+  public var count = 0
+  public var bytes = 0
+  /// The longest time between two of them, µs.
+  public var largestGap: Int64 = 0
+  public var largestGapAfter: Int?
+  /// Indications confirmed by the client.
+  public var confirmed = 0
+}
+
+/// What started a pairing or an encryption, and the request that was tried again after it.
+public struct AppSecurity: Hashable, Sendable {
+  /// `security_request` (the peer asked), `att_error` (an Insufficient Authentication,
+  /// Encryption or Encryption Key Size error), or nil when the capture shows no cause.
+  public var trigger: String?
+  public var triggerFrame: Int?
+  /// The ATT error that triggered it.
+  public var triggerError: UInt8?
+  public var method: String?
+  public var bonding: Bool?
+  /// This host sent the Pairing Request (or LE Enable Encryption).
+  public var localInitiated = true
+  /// Pairing Failed: who sent it and why.
+  public var failedReason: UInt8?
+  public var failedByLocal: Bool?
+  /// The same request again after the security procedure, and how it went.
+  public var retryFrame: Int?
+  public var retryOutcome: String?
+}
+
+/// A scan session: Set Scan (Parameters and) Enable on … Enable off.
+public struct AppScan: Hashable, Sendable {
+  /// One advertiser heard during the session.
+  public struct Device: Hashable, Sendable {
+    public var address: DeviceAddress
+    public var addressType: AdvertisingAddressType?
+    /// The first report the app would get: a complete advertisement (see `AppBuilder`).
+    public var firstResult: FrameTime?
+    public var firstReport: FrameTime
+    public var reports = 0
+    public var results = 0
+    public var services: [BluetoothUUID] = []
+    public var name: String?
+    public var connectable = false
+    /// Waiting for the scan response of a scannable advertisement.
+    var pending = false
+    /// A later connection went to this device.
+    public var connected = false
+  }
+
+  public var extended: Bool
+  public var active: Bool?
+  /// LE_Scan_Interval and LE_Scan_Window in units of 0.625 ms.
+  public var interval: UInt16?
+  public var window: UInt16?
+  public var filterDuplicates: Bool?
+  /// The Set Scan Enable that started it, and the one that stopped it with its Command Complete.
+  public var enable: FrameTime
+  public var disable: FrameTime?
+  public var disableComplete: FrameTime?
+  public var devices: [Device] = []
+  public var reports = 0
+  /// Advertisements completed (what an app's scan callback would get, before its filter).
+  public var results = 0
+  public var firstResult: FrameTime?
+  public var firstResultAddress: DeviceAddress?
+}
+
+/// One call the app made, or one event it observed, inferred from the wire.
+public struct AppCall: Sendable {
+  public var kind: AppCallKind
+  public var conn: ConnectionRef?
+  /// The address a connect asked for (also when no connection came of it).
+  public var peerAddress: DeviceAddress?
+  /// The GATT client that made an ATT call: this host, or the peer's client (then this
+  /// host is the server and the call is the peer app's).
+  public var byLocal = true
+  /// The characteristic's value handle (set_notify: also `cccdHandle`), the searched
+  /// range's start for discovery.
+  public var attrHandle: UInt16?
+  public var cccdHandle: UInt16?
+  /// The characteristic, service or searched service's UUID, with names filled in at the end.
+  public var uuid: BluetoothUUID?
+  public var name: String?
+  public var service: BluetoothUUID?
+  public var serviceName: String?
+  /// A call's variant: read `short`/`long`/`by_uuid`/`multiple`, write
+  /// `with_response`/`without_response`/`long`/`signed`, set_notify
+  /// `notify`/`indicate`/`disable`, discover_services `all`/`by_uuid`…
+  public var mode: String?
+  /// For calls with several endings: connect `connected`/`failed`/`cancelled`/`timeout`.
+  public var outcome: String?
+  public var ok = true
+  public var error = AppError()
+  public var start: FrameTime
+  public var end: FrameTime
+  /// The requests of the call (ATT requests or HCI commands) and their answers, in order.
+  public var requests: [Int] = []
+  public var responses: [Int] = []
+  /// ATT: the requests' range (discovery), the value length, MTU asked and agreed, RSSI…
+  public var startHandle: UInt16?
+  public var endHandle: UInt16?
+  public var length: Int?
+  public var requestedMTU: UInt16?
+  public var mtu: UInt16?
+  public var rssi: Int8?
+  /// disconnect/disconnected: the reason, and who (`DisconnectInitiator` raw values).
+  public var reason: UInt8?
+  public var who: String?
+  /// A write without response that waited for a controller buffer (Number Of Completed
+  /// Packets): how long, µs.
+  public var stall: Int64?
+  public var stream: AppValueStream?
+  public var security: AppSecurity?
+  public var scan: AppScan?
+  /// reconnected: the connection before, the gap, and whether the client used handles
+  /// it knew (reads, writes, CCCD writes) before or without discovering again.
+  public var previousConn: Int?
+  public var gap: Int64?
+  public var cachedHandles: Bool?
+  /// Items the call found: services, characteristics, descriptors.
+  public var found: Int?
+
+  public init(kind: AppCallKind, conn: ConnectionRef?, start: FrameTime, end: FrameTime) {
+    self.kind = kind
+    self.conn = conn
+    self.start = start
+    self.end = end
+  }
+
+  public var durationMicroseconds: Int64 { start.microseconds(to: end) }
+  /// The first and last frame: the first request and the last answer (events: first and last PDU).
+  public var frames: (first: Int, last: Int) {
+    let all = requests + responses
+    return (all.min() ?? start.frame, all.max() ?? end.frame)
+  }
+}
+
+/// Everything `app` tells about one capture: the calls and events in the order they began.
+public struct AppStory: Sendable {
+  /// The first record's time: where relative times start.
+  public var start: Int64?
+  public var calls: [AppCall] = []
+  public var connections: [ConnectionTimeline] = []
+
+  public init() {}
+}

@@ -1,0 +1,620 @@
+import BLEAnalysis
+import BLECapture
+import BLEDissect
+
+/// Renders `app`: the calls an app made and the callbacks it got, in a platform's words.
+///
+/// - text: the scanner, then per connection numbered steps with times from the capture's
+///   start and durations; a burst of writes without response is one line; each
+///   connection ends with the milestones a user feels;
+/// - json: `{"schema_version":1,"calls":[…]}`, one object per call or event
+///   (app.schema.json);
+/// - ndjson: one such object per line (app-line.schema.json).
+public struct AppRenderer {
+  let format: RenderFormat
+  let api: AppAPI
+  let verbose: Bool
+  let multipleFiles: Bool
+  private var written = 0
+
+  public init(format: RenderFormat, api: AppAPI, verbose: Bool, multipleFiles: Bool) {
+    self.format = format
+    self.api = api
+    self.verbose = verbose
+    self.multipleFiles = multipleFiles
+  }
+
+  public mutating func begin(into out: inout OutputBuffer) {
+    if format == .json { out.appendDocumentStart(listing: "calls") }
+  }
+
+  public mutating func render(path: String, _ story: AppStory, into out: inout OutputBuffer) {
+    let file = multipleFiles ? path : nil
+    switch format {
+    case .text:
+      if let file {
+        out.append("# ")
+        out.append(file)
+        out.append("\n")
+      }
+      AppText(api: api, verbose: verbose).append(story, into: &out)
+    case .json, .ndjson:
+      let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
+      for call in story.calls {
+        if format == .json, written > 0 { out.append(",") }
+        AppJSON.append(call, api: api, appDisconnected: disconnectedByApp, file: file, into: &out)
+        if format == .ndjson { out.append("\n") }
+        written += 1
+      }
+    }
+  }
+
+  public func finish(into out: inout OutputBuffer) {
+    if format == .json { out.append("]}\n") }
+  }
+}
+
+extension AppCall {
+  /// `Heart Rate Measurement (0x0025)`, `0x0031`, or the service for discovery.
+  var object: String? {
+    let handle = attrHandle.map { "0x" + hex($0) }
+    switch kind {
+    case .discoverServices: return uuid.map { name ?? $0.normalized.description } ?? "all"
+    case .discoverCharacteristics, .discoverIncluded:
+      let range = startHandle.map { s in "0x" + hex(s) + "–0x" + hex(endHandle ?? s) }
+      return [name, range].compactMap { $0 }.joined(separator: " ")
+    default:
+      if let name { return handle.map { "\(name) (\($0))" } ?? name }
+      return handle
+    }
+  }
+}
+
+// MARK: - Text
+
+struct AppText {
+  let api: AppAPI
+  let verbose: Bool
+
+  func append(_ story: AppStory, into out: inout OutputBuffer) {
+    let start = story.start ?? 0
+    let scans = story.calls.filter { $0.kind == .scan }
+    let connectCalls = story.calls.filter { $0.kind == .connect }
+    if !scans.isEmpty {
+      out.append("Scanner\n")
+      for (i, scan) in scans.enumerated() { appendScan(scan, step: i + 1, start: start, into: &out) }
+      out.append("\n")
+    }
+    // Connections in the order they began; attempts that made none go with their peer's line.
+    var order: [(key: Int, calls: [AppCall])] = []
+    var index: [Int: Int] = [:]
+    for call in story.calls where call.kind != .scan {
+      let key = call.conn?.id ?? -(call.start.frame)
+      if let i = index[key] {
+        order[i].calls.append(call)
+      } else {
+        index[key] = order.count
+        order.append((key, [call]))
+      }
+    }
+    if order.isEmpty, scans.isEmpty { out.append("no app calls in the capture\n") }
+    let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
+    for (key, calls) in order {
+      let first = calls[0]
+      if let conn = first.conn {
+        out.append("Connection #\(conn.id)  handle 0x" + hex(conn.handle))
+        if let role = conn.roleName { out.append("  " + role) }
+        if let peer = conn.peer { out.append(conn.role == 1 ? " ← " : " → " + peer.description) }
+        out.append("\n")
+      } else {
+        out.append("Attempt" + (first.peerAddress.map { " → \($0)" } ?? "") + "\n")
+      }
+      var step = 0
+      var i = 0
+      while i < calls.count {
+        let call = calls[i]
+        // Calls of one kind on one attribute in a row, with the same result: one line (a
+        // burst of writes without response with its rate and buffer stalls).
+        var j = i + 1
+        if let key = Self.runKey(call) {
+          while j < calls.count, Self.runKey(calls[j]) == key { j += 1 }
+        }
+        step += 1
+        if j - i >= 3 {
+          let run = Array(calls[i..<j])
+          let burst =
+            call.kind == .write && call.mode == "without_response"
+            && zip(run, run.dropFirst()).allSatisfy { $0.end.microseconds(to: $1.start) < 1_000_000 }
+          if burst {
+            appendBurst(run, step: step, start: start, into: &out)
+          } else {
+            appendRun(run, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+          }
+          if verbose {
+            for call in calls[i..<j] {
+              appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
+            }
+          }
+          i = j
+          continue
+        }
+        appendLine(call, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+        i += 1
+      }
+      if key > 0 { appendMilestones(calls, scans: scans, connects: connectCalls, into: &out) }
+      out.append("\n")
+    }
+  }
+
+  private func prefix(step: Int?, at: FrameTime, start: Int64, into out: inout OutputBuffer) {
+    out.append("  ")
+    let mark = out.count
+    if let step { out.appendDecimal(step) }
+    out.padRight(from: mark, width: 4)
+    out.append(" +")
+    let timeMark = out.count
+    out.append(fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
+    out.padRight(from: timeMark, width: 11)
+    out.append(" ")
+  }
+
+  func name(_ call: AppCall) -> String {
+    guard let row = AppPlatform.row(call.kind, mode: call.mode) else { return call.kind.rawValue }
+    let (call_, callback) =
+      switch api {
+      case .gatt: (row.gatt, row.gatt)
+      case .corebluetooth: row.coreBluetooth
+      case .android: row.android
+      }
+    let text = call.kind.isEvent ? callback : call_
+    return text == "—" || text.hasPrefix("(") ? row.gatt + (text == "—" ? "" : " " + text) : text
+  }
+
+  func callback(_ call: AppCall) -> String? {
+    guard !call.kind.isEvent, let row = AppPlatform.row(call.kind, mode: call.mode) else { return nil }
+    // CoreBluetooth calls no delegate method for a connect the app cancelled.
+    if call.kind == .connect, call.outcome == "cancelled", api == .corebluetooth { return nil }
+    switch api {
+    case .gatt: return nil
+    case .corebluetooth, .android:
+      let callbacks = (api == .android ? row.android.callback : row.coreBluetooth.callback).split(separator: " / ")
+      guard let first = callbacks.first, let last = callbacks.last else { return nil }
+      let callback = String(call.ok ? first : last)
+      return callback.hasPrefix("—") ? nil : callback
+    }
+  }
+
+  private func appendLine(
+    _ call: AppCall, step: Int?, start: Int64, appDisconnected: Set<Int>, into out: inout OutputBuffer
+  ) {
+    prefix(step: step, at: call.start, start: start, into: &out)
+    if !call.byLocal { out.append("peer's client: ") }
+    out.append(name(call))
+    if let object = call.object, call.kind != .scan { out.append(" " + object) }
+    var details: [String] = []
+    switch call.kind {
+    case .connect:
+      if let peer = call.peerAddress ?? call.conn?.peer { details.append("to \(peer)") }
+    case .requestMTU:
+      if let requested = call.requestedMTU { details.append("asked \(requested)") }
+      if let mtu = call.mtu { details.append("ATT_MTU \(mtu)") }
+    case .discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded:
+      if let found = call.found { details.append("\(found) found") }
+    case .read, .write:
+      if let mode = call.mode, call.kind == .write || mode != "short" { details.append(mode.replacing("_", with: " ")) }
+      if let length = call.length { details.append("\(length) byte" + (length == 1 ? "" : "s")) }
+      if let stall = call.stall { details.append("waited \(Milliseconds.text(stall)) for a controller buffer") }
+    case .setNotify:
+      if let mode = call.mode { details.append(mode.replacing("_", with: "+")) }
+      if let cccd = call.cccdHandle { details.append("CCCD 0x" + hex(cccd)) }
+    case .readRSSI:
+      if let rssi = call.rssi { details.append("\(rssi) dBm") }
+    case .disconnect:
+      if let reason = call.reason { details.append("reason " + HCIStatusCode(rawValue: reason).name) }
+    case .disconnected:
+      if let reason = call.reason { details.append(HCIStatusCode(rawValue: reason).name + " (0x" + hex(reason) + ")") }
+      if let who = call.who { details.append(who.replacing("_", with: " ")) }
+    case .notification, .indication:
+      if let stream = call.stream {
+        var text = "\(stream.count) in " + Milliseconds.text(call.durationMicroseconds)
+        if stream.count > 1, call.durationMicroseconds > 0 {
+          text += ", " + measureText(Double(stream.count - 1) * 1_000_000 / Double(call.durationMicroseconds)) + "/s"
+          text += ", largest gap " + Milliseconds.text(stream.largestGap)
+        }
+        details.append(text)
+      }
+    case .pair, .encrypt:
+      if let security = call.security {
+        if let method = security.method { details.append(method) }
+        switch security.trigger {
+        case "security_request": details.append("after the peer's Security Request")
+        case "att_error":
+          let error = security.triggerError.map { ATTErrorCode(rawValue: $0).name } ?? "an error"
+          details.append("after \(error) (#\(security.triggerFrame ?? 0))")
+        default: break
+        }
+        if let reason = security.failedReason {
+          let by = security.failedByLocal == true ? "this host" : "the peer"
+          details.append("Pairing Failed (\(SMPPairingFailedReason(rawValue: reason).name)) from \(by)")
+        }
+        if call.outcome == "unanswered" { details.append("not answered by this host") }
+        if let retry = security.retryFrame {
+          details.append("retried at #\(retry)" + (security.retryOutcome.map { ": " + $0 } ?? ""))
+        }
+      }
+    case .reconnected:
+      if let gap = call.gap { details.append(Milliseconds.text(gap) + " after #\(call.previousConn ?? 0) ended") }
+      switch call.cachedHandles {
+      case true?: details.append("used cached handles without rediscovery")
+      case false?: details.append("rediscovered")
+      default: break
+      }
+    case .scan:
+      break
+    }
+    if !details.isEmpty { out.append(": " + details.joined(separator: ", ")) }
+    if !call.kind.isEvent || !call.ok || call.kind == .disconnected {
+      out.append(" → ")
+      if let callback = callback(call) { out.append(callback + " ") }
+      out.append(result(call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1)))
+    }
+    if !call.kind.isEvent || call.kind == .pair || call.kind == .encrypt {
+      out.append(" in " + Milliseconds.text(call.durationMicroseconds))
+    }
+    let frames = call.frames
+    out.append(frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
+    out.append("\n")
+  }
+
+  /// `ok`, `error 0x0F Insufficient Encryption (CBATTError.insufficientEncryption 15)`…
+  func result(_ call: AppCall, appDisconnected: Bool) -> String {
+    let errors = AppPlatform.errors(of: call, appDisconnected: appDisconnected)
+    var text: String
+    if call.ok {
+      text = call.outcome ?? "ok"
+      if call.kind == .disconnected, api != .gatt {
+        let error = api == .android ? errors.android : errors.coreBluetooth
+        text = error.map { "status \($0.code) \($0.name)" } ?? "no error"
+        if let alternatives = error?.alternatives, !alternatives.isEmpty {
+          text += " (or \(alternatives.map(String.init).joined(separator: ", ")))"
+        }
+      }
+      return text
+    }
+    text = call.outcome.map { $0 + ", " } ?? ""
+    text += "error"
+    if let att = call.error.att {
+      let name = ATTErrorCode(rawValue: att).name
+      text += " " + name + (name.contains("0x") ? "" : " (0x" + hex(att) + ")")
+    }
+    if let hci = call.error.hci { text += " " + HCIStatusCode(rawValue: hci).name + " (0x" + hex(hci) + ")" }
+    if let unanswered = call.error.unanswered { text += ": no answer (" + unanswered.replacing("_", with: " ") + ")" }
+    let platform = api == .android ? errors.android : api == .corebluetooth ? errors.coreBluetooth : nil
+    if let platform {
+      text +=
+        api == .android
+        ? " → " + (platform.name.hasPrefix("status") ? platform.name : "status \(platform.code) \(platform.name)")
+        : " → \(platform.name) (\(platform.code))"
+      if !platform.alternatives.isEmpty {
+        text += " or \(platform.alternatives.map(String.init).joined(separator: ", "))"
+      }
+    }
+    return text
+  }
+
+  /// What makes calls one run: kind, variant, attribute, client and result.
+  static func runKey(_ call: AppCall) -> String? {
+    guard call.kind.isATT || call.kind == .readRSSI else { return nil }
+    return
+      "\(call.kind)|\(call.mode ?? "")|\(call.attrHandle ?? 0)|\(call.startHandle ?? 0)|\(call.uuid?.description ?? "")|"
+      + "\(call.byLocal)|\(call.ok)|\(call.error.att ?? 0)"
+  }
+
+  /// `Read Characteristic Value ×12 Battery Level (0x0021) over 60 s, every 5 s: median 30 ms, p95 31 ms → ok`.
+  private func appendRun(
+    _ calls: [AppCall], step: Int, start: Int64, appDisconnected: Set<Int>, into out: inout OutputBuffer
+  ) {
+    let first = calls[0]
+    let last = calls[calls.count - 1]
+    prefix(step: step, at: first.start, start: start, into: &out)
+    if !first.byLocal { out.append("peer's client: ") }
+    out.append(name(first) + " ×\(calls.count)")
+    if let object = first.object { out.append(" " + object) }
+    let span = first.start.microseconds(to: last.start)
+    out.append(" over " + Milliseconds.text(span) + ", every " + Milliseconds.text(span / Int64(calls.count - 1)))
+    if let durations = LatencySummary(calls.map(\.durationMicroseconds)),
+      first.kind != .write || first.mode != "without_response"
+    {
+      out.append(": median " + Milliseconds.text(durations.median) + ", p95 " + Milliseconds.text(durations.p95))
+    }
+    out.append(" → ")
+    if let callback = callback(first) { out.append(callback + " ") }
+    out.append(result(first, appDisconnected: appDisconnected.contains(first.conn?.id ?? -1)))
+    out.append(" (#\(first.frames.first)–#\(last.frames.last))\n")
+  }
+
+  private func appendBurst(_ calls: [AppCall], step: Int, start: Int64, into out: inout OutputBuffer) {
+    let first = calls[0]
+    let last = calls[calls.count - 1]
+    prefix(step: step, at: first.start, start: start, into: &out)
+    out.append(name(first) + " ×\(calls.count)")
+    if let object = first.object { out.append(" " + object) }
+    let span = first.start.microseconds(to: last.end)
+    out.append(": \(calls.reduce(0) { $0 + ($1.length ?? 0) }) bytes in " + Milliseconds.text(span))
+    if span > 0 { out.append(", " + measureText(Double(calls.count) * 1_000_000 / Double(span)) + "/s") }
+    let stalls = calls.compactMap(\.stall)
+    if stalls.isEmpty {
+      out.append(", no stalls")
+    } else {
+      out.append(
+        ", \(stalls.count) stall\(stalls.count == 1 ? "" : "s") waiting for controller buffers (Number Of Completed Packets), "
+          + Milliseconds.text(stalls.reduce(0, +)) + " in all, longest " + Milliseconds.text(stalls.max() ?? 0))
+    }
+    let failed = calls.count { !$0.ok }
+    out.append(failed == 0 ? " → ok" : " → \(failed) failed")
+    out.append(" (#\(first.frames.first)–#\(last.frames.last))\n")
+  }
+
+  private func appendScan(_ call: AppCall, step: Int, start: Int64, into out: inout OutputBuffer) {
+    guard let scan = call.scan else { return }
+    prefix(step: step, at: call.start, start: start, into: &out)
+    out.append(name(call))
+    var parts: [String] = []
+    if let active = scan.active { parts.append(active ? "active" : "passive") }
+    if let interval = scan.interval { parts.append("interval " + measureText(Double(interval) * 0.625) + " ms") }
+    if let window = scan.window { parts.append("window " + measureText(Double(window) * 0.625) + " ms") }
+    if let filter = scan.filterDuplicates { parts.append(filter ? "duplicates filtered" : "duplicates reported") }
+    if scan.extended { parts.append("extended") }
+    out.append(": " + parts.joined(separator: ", "))
+    out.append(" → \(scan.reports) reports, \(scan.results) results from \(scan.devices.count) devices")
+    if call.outcome == "running" {
+      out.append(", still scanning at the end")
+    } else {
+      out.append(" in " + Milliseconds.text(call.durationMicroseconds))
+    }
+    out.append(" (#\(call.frames.first)–#\(call.frames.last))\n")
+    let pad = "                    "
+    if let first = scan.firstResult {
+      out.append(pad + "first result " + Milliseconds.text(scan.enable.microseconds(to: first)) + " after enabling")
+      out.append(" (#\(first.frame)" + (scan.firstResultAddress.map { " \($0)" } ?? "") + ")\n")
+    }
+    for device in scan.devices where device.connected {
+      out.append(pad + "\(device.address)" + (device.name.map { " \"\($0)\"" } ?? ""))
+      out.append(
+        ", later connected: first report " + Milliseconds.text(scan.enable.microseconds(to: device.firstReport)))
+      out.append(" (#\(device.firstReport.frame))")
+      if let result = device.firstResult {
+        out.append(", first result " + Milliseconds.text(scan.enable.microseconds(to: result)) + " (#\(result.frame))")
+      }
+      out.append("\n")
+    }
+    // Which advertised services a filter could match, and when it would first have.
+    var services: [(uuid: BluetoothUUID, devices: Int, first: FrameTime?)] = []
+    for device in scan.devices {
+      for uuid in device.services {
+        if let k = services.firstIndex(where: { $0.uuid == uuid }) {
+          services[k].devices += 1
+          if let r = device.firstResult, services[k].first.map({ r < $0 }) ?? true { services[k].first = r }
+        } else {
+          services.append((uuid, 1, device.firstResult))
+        }
+      }
+    }
+    if !services.isEmpty {
+      let list = services.prefix(12).map { s in
+        "\(s.uuid.normalized) (\(s.devices) device\(s.devices == 1 ? "" : "s")"
+          + (s.first.map { ", first result " + Milliseconds.text(scan.enable.microseconds(to: $0)) } ?? "") + ")"
+      }
+      out.append(pad + "a service filter would match: " + list.joined(separator: ", ") + "\n")
+    }
+  }
+
+  private func appendMilestones(
+    _ calls: [AppCall], scans: [AppCall], connects: [AppCall], into out: inout OutputBuffer
+  ) {
+    guard let connect = calls.first(where: { $0.kind == .connect && $0.ok }) else { return }
+    let connected = connect.end
+    var parts: [String] = []
+    if let scan = scans.last(where: { $0.start < connect.start }) {
+      parts.append("scan → connected " + Milliseconds.text(scan.start.microseconds(to: connected)))
+    }
+    let firstUse = calls.first { [.read, .write, .setNotify].contains($0.kind) && $0.byLocal }
+    let discovery = calls.filter { call in
+      [.discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded].contains(call.kind)
+        && call.byLocal && (firstUse.map { call.start < $0.start } ?? true)
+    }
+    if let last = discovery.last {
+      parts.append("connected → services discovered " + Milliseconds.text(connected.microseconds(to: last.end)))
+    }
+    if let subscribed = calls.first(where: { $0.kind == .setNotify && $0.ok && $0.mode != "disable" && $0.byLocal }) {
+      parts.append("→ subscribed " + Milliseconds.text(connected.microseconds(to: subscribed.end)))
+    }
+    if let value = calls.first(where: { ($0.kind == .notification || $0.kind == .indication) && $0.byLocal }) {
+      parts.append("→ first notification " + Milliseconds.text(connected.microseconds(to: value.start)))
+    }
+    guard !parts.isEmpty else { return }
+    out.append("  milestones: " + parts.joined(separator: ", ") + "\n")
+  }
+}
+
+// MARK: - JSON
+
+enum AppJSON {
+  static func append(
+    _ call: AppCall, api: AppAPI, appDisconnected: Set<Int>, file: String?, into out: inout OutputBuffer
+  ) {
+    var k = JSONKeys()
+    out.append("{")
+    if let file { k.string("file", file, into: &out) }
+    k.string("call", call.kind.rawValue, into: &out)
+    k.key("conn", into: &out)
+    if let conn = call.conn {
+      var c = JSONKeys()
+      out.append("{")
+      c.integer("id", conn.id, into: &out)
+      c.integer("handle", conn.handle, into: &out)
+      c.string("peer", conn.peer?.description, into: &out)
+      out.append("}")
+    } else {
+      out.append("null")
+    }
+    k.string("client", call.byLocal ? "local" : "remote", into: &out)
+    k.integer("attr_handle", call.attrHandle, into: &out)
+    if call.kind == .setNotify { k.integer("cccd_handle", call.cccdHandle, into: &out) }
+    k.uuid("uuid", call.uuid, into: &out)
+    k.string("name", call.name, into: &out)
+    k.uuid("service", call.service, into: &out)
+    k.string("service_name", call.serviceName, into: &out)
+    k.string("mode", call.mode, into: &out)
+    k.string("status", call.ok ? "ok" : "error", into: &out)
+    k.string("outcome", call.outcome, into: &out)
+    k.key("error", into: &out)
+    let errors = AppPlatform.errors(of: call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1))
+    if call.ok, errors.android == nil, errors.coreBluetooth == nil {
+      out.append("null")
+    } else {
+      var e = JSONKeys()
+      out.append("{")
+      e.integer("hci", call.error.hci, into: &out)
+      e.integer("att", call.error.att, into: &out)
+      e.integer("corebluetooth", errors.coreBluetooth?.code, into: &out)
+      e.integer("android", errors.android?.code, into: &out)
+      e.string("corebluetooth_name", errors.coreBluetooth?.name, into: &out)
+      e.string("android_name", errors.android?.name, into: &out)
+      if let alternatives = errors.android?.alternatives, !alternatives.isEmpty {
+        e.key("android_alternatives", into: &out)
+        out.append("[" + alternatives.map(String.init).joined(separator: ",") + "]")
+      }
+      e.string("unanswered", call.error.unanswered, into: &out)
+      out.append("}")
+    }
+    k.key("start_ts", into: &out)
+    JSONRecord.appendSeconds(call.start.timestamp, into: &out)
+    k.key("end_ts", into: &out)
+    JSONRecord.appendSeconds(call.end.timestamp, into: &out)
+    k.milliseconds("duration_ms", call.durationMicroseconds, into: &out)
+    k.key("frames", into: &out)
+    out.append("[\(call.frames.first),\(call.frames.last)]")
+    k.key("requests", into: &out)
+    out.append("[" + call.requests.map(String.init).joined(separator: ",") + "]")
+    k.key("responses", into: &out)
+    out.append("[" + call.responses.map(String.init).joined(separator: ",") + "]")
+    if let row = AppPlatform.row(call.kind, mode: call.mode), api != .gatt {
+      k.string("api_call", api == .android ? row.android.call : row.coreBluetooth.call, into: &out)
+      k.string("api_callback", api == .android ? row.android.callback : row.coreBluetooth.callback, into: &out)
+    }
+    extras(call, &k, into: &out)
+    out.append("}")
+  }
+
+  private static func extras(_ call: AppCall, _ k: inout JSONKeys, into out: inout OutputBuffer) {
+    if let peer = call.peerAddress { k.string("peer", peer.description, into: &out) }
+    if let start = call.startHandle { k.integer("start_handle", start, into: &out) }
+    if let end = call.endHandle { k.integer("end_handle", end, into: &out) }
+    if let found = call.found { k.integer("found", found, into: &out) }
+    if let length = call.length { k.integer("length", length, into: &out) }
+    if let requested = call.requestedMTU { k.integer("requested_mtu", requested, into: &out) }
+    if let mtu = call.mtu { k.integer("mtu", mtu, into: &out) }
+    if let rssi = call.rssi { k.integer("rssi", rssi, into: &out) }
+    if let reason = call.reason {
+      k.integer("reason", reason, into: &out)
+      k.string("reason_name", HCIStatusCode(rawValue: reason).name, into: &out)
+    }
+    if let who = call.who { k.string("who", who, into: &out) }
+    if let stall = call.stall { k.milliseconds("stall_ms", stall, into: &out) }
+    if let stream = call.stream {
+      k.integer("count", stream.count, into: &out)
+      k.integer("bytes", stream.bytes, into: &out)
+      k.key("rate_hz", into: &out)
+      let duration = call.durationMicroseconds
+      if stream.count > 1, duration > 0 {
+        out.appendMeasure(Double(stream.count - 1) * 1_000_000 / Double(duration))
+      } else {
+        out.append("null")
+      }
+      k.milliseconds("largest_gap_ms", stream.count > 1 ? stream.largestGap : nil, into: &out)
+      if call.kind == .indication { k.integer("confirmed", stream.confirmed, into: &out) }
+    }
+    if let security = call.security {
+      k.key("security", into: &out)
+      var s = JSONKeys()
+      out.append("{")
+      s.string("trigger", security.trigger, into: &out)
+      s.integer("trigger_frame", security.triggerFrame, into: &out)
+      s.integer("trigger_error", security.triggerError, into: &out)
+      s.string("method", security.method, into: &out)
+      s.key("bonding", into: &out)
+      out.append(security.bonding.map { $0 ? "true" : "false" } ?? "null")
+      s.string("initiator", security.localInitiated ? "local" : "remote", into: &out)
+      s.integer("failed_reason", security.failedReason, into: &out)
+      s.string(
+        "failed_reason_name", security.failedReason.map { SMPPairingFailedReason(rawValue: $0).name }, into: &out)
+      s.integer("retry_frame", security.retryFrame, into: &out)
+      s.string("retry_outcome", security.retryOutcome, into: &out)
+      out.append("}")
+    }
+    if let previous = call.previousConn { k.integer("previous_conn", previous, into: &out) }
+    if let gap = call.gap { k.milliseconds("gap_ms", gap, into: &out) }
+    if call.kind == .reconnected {
+      k.key("cached_handles", into: &out)
+      out.append(call.cachedHandles.map { $0 ? "true" : "false" } ?? "null")
+    }
+    if let scan = call.scan { appendScan(scan, &k, into: &out) }
+  }
+
+  private static func appendScan(_ scan: AppScan, _ k: inout JSONKeys, into out: inout OutputBuffer) {
+    k.key("scan", into: &out)
+    var s = JSONKeys()
+    out.append("{")
+    s.key("active", into: &out)
+    out.append(scan.active.map { $0 ? "true" : "false" } ?? "null")
+    s.milliseconds("interval_ms", scan.interval.map { Int64($0) * 625 }, into: &out)
+    s.milliseconds("window_ms", scan.window.map { Int64($0) * 625 }, into: &out)
+    s.key("filter_duplicates", into: &out)
+    out.append(scan.filterDuplicates.map { $0 ? "true" : "false" } ?? "null")
+    s.bool("extended", scan.extended, into: &out)
+    s.integer("enable_frame", scan.enable.frame, into: &out)
+    s.integer("disable_frame", scan.disable?.frame, into: &out)
+    s.integer("reports", scan.reports, into: &out)
+    s.integer("results", scan.results, into: &out)
+    s.key("first_result", into: &out)
+    if let first = scan.firstResult {
+      var f = JSONKeys()
+      out.append("{")
+      f.integer("frame", first.frame, into: &out)
+      f.key("ts", into: &out)
+      JSONRecord.appendSeconds(first.timestamp, into: &out)
+      f.milliseconds("after_ms", scan.enable.microseconds(to: first), into: &out)
+      f.string("address", scan.firstResultAddress?.description, into: &out)
+      out.append("}")
+    } else {
+      out.append("null")
+    }
+    s.key("devices", into: &out)
+    out.append("[")
+    for (i, device) in scan.devices.enumerated() {
+      if i > 0 { out.append(",") }
+      var d = JSONKeys()
+      out.append("{")
+      d.string("address", device.address.description, into: &out)
+      d.string("address_type", device.addressType?.name, into: &out)
+      d.string("name", device.name, into: &out)
+      d.bool("connectable", device.connectable, into: &out)
+      d.bool("connected_later", device.connected, into: &out)
+      d.integer("reports", device.reports, into: &out)
+      d.integer("results", device.results, into: &out)
+      d.integer("first_report_frame", device.firstReport.frame, into: &out)
+      d.milliseconds("first_report_ms", scan.enable.microseconds(to: device.firstReport), into: &out)
+      d.integer("first_result_frame", device.firstResult?.frame, into: &out)
+      d.milliseconds("first_result_ms", device.firstResult.map { scan.enable.microseconds(to: $0) }, into: &out)
+      d.key("services", into: &out)
+      out.append("[")
+      for (j, uuid) in device.services.enumerated() {
+        if j > 0 { out.append(",") }
+        out.appendJSONString(uuid.normalized.description)
+      }
+      out.append("]}")
+    }
+    out.append("]}")
+  }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEOutput
+
+extension AppAPI: ExpressibleByArgument {}
+
+struct AppCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app",
+    abstract: "The app's story: the CoreBluetooth, Android or GATT calls behind the wire, timed.",
+    discussion: """
+      Infers each call the app made and each event it observed, per connection and for \
+      the scanner: scan, connect, request_mtu, discover_services (all or by UUID), \
+      discover_characteristics, discover_descriptors, discover_included, read (short, \
+      long, by UUID), write (with response, without response, long, signed), set_notify, \
+      read_rssi and disconnect; disconnected (local, remote, link loss, failed to \
+      establish), notification and indication streams, pair and encrypt (with their \
+      trigger and the retry after them) and reconnected (the gap, and whether cached \
+      handles were used). Each has its start and end, duration, frames, outcome and the \
+      error each platform would hand the app.
+
+      --api names the calls: gatt (GATT procedures), corebluetooth (CBCentralManager and \
+      CBPeripheral calls and delegate callbacks, CBError and CBATTError values) or android \
+      (BluetoothGatt calls and callbacks with their status integers).
+
+      text: numbered steps per connection (calls of one kind on one attribute in a row \
+      are one line: a burst of writes without response with its rate and the stalls of the \
+      controller's buffers), then milestones. json: {"schema_version":1,"calls":[…]}. ndjson: one call \
+      or event per line.
+      """
+  )
+
+  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
+  var files: [String]
+
+  @Option(help: "Output format: text, json or ndjson.")
+  var format: RenderFormat = .text
+
+  @Option(help: "Whose names: gatt, corebluetooth or android.")
+  var api: AppAPI = .gatt
+
+  @Flag(name: .shortAndLong, help: "List each call of a run or burst too.")
+  var verbose = false
+
+  @OptionGroup var analysis: TimelineOptions
+
+  mutating func run() throws {
+    let context = try analysis.context()
+    var out = OutputBuffer()
+    var renderer = AppRenderer(format: format, api: api, verbose: verbose, multipleFiles: files.count > 1)
+    renderer.begin(into: &out)
+    var inputs = CaptureInputs(files)
+    try inputs.forEachInParallel(into: &out) { path, opened, _ in
+      context.app(of: opened.source, label: path)
+    } render: { path, _, story, out in
+      renderer.render(path: path, story, into: &out)
+      guard out.flush() else { throw ExitCode.success }
+    }
+    renderer.finish(into: &out)
+    out.flush(force: true)
+    try inputs.exitIfFailed()
+  }
+}
+
+extension TimelineContext {
+  /// Reads every record of `source` through the analysis, the timeline and the app builder.
+  func app(of source: any RecordSource, label: String) -> AppStory {
+    var analyzer = Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library)
+    var timeline = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
+    var app = AppBuilder()
+    CaptureInputs.read(source, label: label) { record in
+      var record = record
+      let analyzed = analyzer.analyze(&record)
+      timeline.add(record, analyzed)
+      app.add(record, analyzed)
+      return true
+    }
+    let unanswered = analyzer.finish()
+    return app.finish(unanswered, timeline: timeline.finish(unanswered), gatt: analyzer.gatt)
+  }
+}
