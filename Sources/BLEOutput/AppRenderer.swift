@@ -34,7 +34,7 @@ public struct AppRenderer {
     case .text:
       if let file {
         out.append("# ")
-        out.append(file)
+        out.append(string: file)
         out.append("\n")
       }
       AppText(api: api, verbose: verbose).append(story, into: &out)
@@ -102,12 +102,12 @@ struct AppText {
     for (key, calls) in order {
       let first = calls[0]
       if let conn = first.conn {
-        out.append("Connection #\(conn.id)  handle 0x" + hex(conn.handle))
-        if let role = conn.roleName { out.append("  " + role) }
-        if let peer = conn.peer { out.append(conn.role == 1 ? " ← " : " → " + peer.description) }
+        out.append(string: "Connection #\(conn.id)  handle 0x" + hex(conn.handle))
+        if let role = conn.roleName { out.append(string: "  " + role) }
+        if let peer = conn.peer { out.append(string: conn.role == 1 ? " ← " : " → " + peer.description) }
         out.append("\n")
       } else {
-        out.append("Attempt" + (first.peerAddress.map { " → \($0)" } ?? "") + "\n")
+        out.append(string: "Attempt" + (first.peerAddress.map { " → \($0)" } ?? "") + "\n")
       }
       var step = 0
       var i = 0
@@ -153,7 +153,7 @@ struct AppText {
     out.padRight(from: mark, width: 4)
     out.append(" +")
     let timeMark = out.count
-    out.append(fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
+    out.append(string: fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
     out.padRight(from: timeMark, width: 11)
     out.append(" ")
   }
@@ -189,8 +189,8 @@ struct AppText {
   ) {
     prefix(step: step, at: call.start, start: start, into: &out)
     if !call.byLocal { out.append("peer's client: ") }
-    out.append(name(call))
-    if let object = call.object, call.kind != .scan { out.append(" " + object) }
+    out.append(string: name(call))
+    if let object = call.object, call.kind != .scan { out.append(string: " " + object) }
     var details: [String] = []
     switch call.kind {
     case .connect:
@@ -252,17 +252,17 @@ struct AppText {
     case .scan:
       break
     }
-    if !details.isEmpty { out.append(": " + details.joined(separator: ", ")) }
+    if !details.isEmpty { out.append(string: ": " + details.joined(separator: ", ")) }
     if !call.kind.isEvent || !call.ok || call.kind == .disconnected {
       out.append(" → ")
-      if let callback = callback(call) { out.append(callback + " ") }
-      out.append(result(call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1)))
+      if let callback = callback(call) { out.append(string: callback + " ") }
+      out.append(string: result(call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1)))
     }
     if !call.kind.isEvent || call.kind == .pair || call.kind == .encrypt {
-      out.append(" in " + Milliseconds.text(call.durationMicroseconds))
+      out.append(string: " in " + Milliseconds.text(call.durationMicroseconds))
     }
     let frames = call.frames
-    out.append(frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
+    out.append(string: frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
     out.append("\n")
   }
 
@@ -318,73 +318,79 @@ struct AppText {
     let last = calls[calls.count - 1]
     prefix(step: step, at: first.start, start: start, into: &out)
     if !first.byLocal { out.append("peer's client: ") }
-    out.append(name(first) + " ×\(calls.count)")
-    if let object = first.object { out.append(" " + object) }
+    out.append(string: name(first) + " ×\(calls.count)")
+    if let object = first.object { out.append(string: " " + object) }
     let span = first.start.microseconds(to: last.start)
-    out.append(" over " + Milliseconds.text(span) + ", every " + Milliseconds.text(span / Int64(calls.count - 1)))
+    out.append(
+      string: " over " + Milliseconds.text(span) + ", every " + Milliseconds.text(span / Int64(calls.count - 1)))
     if let durations = LatencySummary(calls.map(\.durationMicroseconds)),
       first.kind != .write || first.mode != "without_response"
     {
-      out.append(": median " + Milliseconds.text(durations.median) + ", p95 " + Milliseconds.text(durations.p95))
+      out.append(
+        string: ": median " + Milliseconds.text(durations.median) + ", p95 " + Milliseconds.text(durations.p95))
     }
     out.append(" → ")
-    if let callback = callback(first) { out.append(callback + " ") }
-    out.append(result(first, appDisconnected: appDisconnected.contains(first.conn?.id ?? -1)))
-    out.append(" (#\(first.frames.first)–#\(last.frames.last))\n")
+    if let callback = callback(first) { out.append(string: callback + " ") }
+    out.append(string: result(first, appDisconnected: appDisconnected.contains(first.conn?.id ?? -1)))
+    out.append(string: " (#\(first.frames.first)–#\(last.frames.last))\n")
   }
 
   private func appendBurst(_ calls: [AppCall], step: Int, start: Int64, into out: inout OutputBuffer) {
     let first = calls[0]
     let last = calls[calls.count - 1]
     prefix(step: step, at: first.start, start: start, into: &out)
-    out.append(name(first) + " ×\(calls.count)")
-    if let object = first.object { out.append(" " + object) }
+    out.append(string: name(first) + " ×\(calls.count)")
+    if let object = first.object { out.append(string: " " + object) }
     let span = first.start.microseconds(to: last.end)
-    out.append(": \(calls.reduce(0) { $0 + ($1.length ?? 0) }) bytes in " + Milliseconds.text(span))
-    if span > 0 { out.append(", " + measureText(Double(calls.count) * 1_000_000 / Double(span)) + "/s") }
+    out.append(string: ": \(calls.reduce(0) { $0 + ($1.length ?? 0) }) bytes in " + Milliseconds.text(span))
+    if span > 0 { out.append(string: ", " + measureText(Double(calls.count) * 1_000_000 / Double(span)) + "/s") }
     let stalls = calls.compactMap(\.stall)
     if stalls.isEmpty {
       out.append(", no stalls")
     } else {
       out.append(
-        ", \(stalls.count) stall\(stalls.count == 1 ? "" : "s") waiting for controller buffers (Number Of Completed Packets), "
+        string:
+          ", \(stalls.count) stall\(stalls.count == 1 ? "" : "s") waiting for controller buffers (Number Of Completed Packets), "
           + Milliseconds.text(stalls.reduce(0, +)) + " in all, longest " + Milliseconds.text(stalls.max() ?? 0))
     }
     let failed = calls.count { !$0.ok }
-    out.append(failed == 0 ? " → ok" : " → \(failed) failed")
-    out.append(" (#\(first.frames.first)–#\(last.frames.last))\n")
+    out.append(string: failed == 0 ? " → ok" : " → \(failed) failed")
+    out.append(string: " (#\(first.frames.first)–#\(last.frames.last))\n")
   }
 
   private func appendScan(_ call: AppCall, step: Int, start: Int64, into out: inout OutputBuffer) {
     guard let scan = call.scan else { return }
     prefix(step: step, at: call.start, start: start, into: &out)
-    out.append(name(call))
+    out.append(string: name(call))
     var parts: [String] = []
     if let active = scan.active { parts.append(active ? "active" : "passive") }
     if let interval = scan.interval { parts.append("interval " + measureText(Double(interval) * 0.625) + " ms") }
     if let window = scan.window { parts.append("window " + measureText(Double(window) * 0.625) + " ms") }
     if let filter = scan.filterDuplicates { parts.append(filter ? "duplicates filtered" : "duplicates reported") }
     if scan.extended { parts.append("extended") }
-    out.append(": " + parts.joined(separator: ", "))
-    out.append(" → \(scan.reports) reports, \(scan.results) results from \(scan.devices.count) devices")
+    out.append(string: ": " + parts.joined(separator: ", "))
+    out.append(string: " → \(scan.reports) reports, \(scan.results) results from \(scan.devices.count) devices")
     if call.outcome == "running" {
       out.append(", still scanning at the end")
     } else {
-      out.append(" in " + Milliseconds.text(call.durationMicroseconds))
+      out.append(string: " in " + Milliseconds.text(call.durationMicroseconds))
     }
-    out.append(" (#\(call.frames.first)–#\(call.frames.last))\n")
+    out.append(string: " (#\(call.frames.first)–#\(call.frames.last))\n")
     let pad = "                    "
     if let first = scan.firstResult {
-      out.append(pad + "first result " + Milliseconds.text(scan.enable.microseconds(to: first)) + " after enabling")
-      out.append(" (#\(first.frame)" + (scan.firstResultAddress.map { " \($0)" } ?? "") + ")\n")
+      out.append(
+        string: pad + "first result " + Milliseconds.text(scan.enable.microseconds(to: first)) + " after enabling")
+      out.append(string: " (#\(first.frame)" + (scan.firstResultAddress.map { " \($0)" } ?? "") + ")\n")
     }
     for device in scan.devices where device.connected {
-      out.append(pad + "\(device.address)" + (device.name.map { " \"\($0)\"" } ?? ""))
+      out.append(string: pad + "\(device.address)" + (device.name.map { " \"\($0)\"" } ?? ""))
       out.append(
-        ", later connected: first report " + Milliseconds.text(scan.enable.microseconds(to: device.firstReport)))
-      out.append(" (#\(device.firstReport.frame))")
+        string: ", later connected: first report " + Milliseconds.text(scan.enable.microseconds(to: device.firstReport))
+      )
+      out.append(string: " (#\(device.firstReport.frame))")
       if let result = device.firstResult {
-        out.append(", first result " + Milliseconds.text(scan.enable.microseconds(to: result)) + " (#\(result.frame))")
+        out.append(
+          string: ", first result " + Milliseconds.text(scan.enable.microseconds(to: result)) + " (#\(result.frame))")
       }
       out.append("\n")
     }
@@ -405,7 +411,7 @@ struct AppText {
         "\(s.uuid.normalized) (\(s.devices) device\(s.devices == 1 ? "" : "s")"
           + (s.first.map { ", first result " + Milliseconds.text(scan.enable.microseconds(to: $0)) } ?? "") + ")"
       }
-      out.append(pad + "a service filter would match: " + list.joined(separator: ", ") + "\n")
+      out.append(string: pad + "a service filter would match: " + list.joined(separator: ", ") + "\n")
     }
   }
 
@@ -433,7 +439,7 @@ struct AppText {
       parts.append("→ first notification " + Milliseconds.text(connected.microseconds(to: value.start)))
     }
     guard !parts.isEmpty else { return }
-    out.append("  milestones: " + parts.joined(separator: ", ") + "\n")
+    out.append(string: "  milestones: " + parts.joined(separator: ", ") + "\n")
   }
 }
 
@@ -483,7 +489,7 @@ enum AppJSON {
       e.string("android_name", errors.android?.name, into: &out)
       if let alternatives = errors.android?.alternatives, !alternatives.isEmpty {
         e.key("android_alternatives", into: &out)
-        out.append("[" + alternatives.map(String.init).joined(separator: ",") + "]")
+        out.append(string: "[" + alternatives.map(String.init).joined(separator: ",") + "]")
       }
       e.string("unanswered", call.error.unanswered, into: &out)
       out.append("}")
@@ -494,11 +500,11 @@ enum AppJSON {
     JSONRecord.appendSeconds(call.end.timestamp, into: &out)
     k.milliseconds("duration_ms", call.durationMicroseconds, into: &out)
     k.key("frames", into: &out)
-    out.append("[\(call.frames.first),\(call.frames.last)]")
+    out.append(string: "[\(call.frames.first),\(call.frames.last)]")
     k.key("requests", into: &out)
-    out.append("[" + call.requests.map(String.init).joined(separator: ",") + "]")
+    out.append(string: "[" + call.requests.map(String.init).joined(separator: ",") + "]")
     k.key("responses", into: &out)
-    out.append("[" + call.responses.map(String.init).joined(separator: ",") + "]")
+    out.append(string: "[" + call.responses.map(String.init).joined(separator: ",") + "]")
     if let row = AppPlatform.row(call.kind, mode: call.mode), api != .gatt {
       k.string("api_call", api == .android ? row.android.call : row.coreBluetooth.call, into: &out)
       k.string("api_callback", api == .android ? row.android.callback : row.coreBluetooth.callback, into: &out)

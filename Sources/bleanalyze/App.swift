@@ -66,17 +66,8 @@ struct AppCommand: ParsableCommand {
 extension TimelineContext {
   /// Reads every record of `source` through the analysis, the timeline and the app builder.
   func app(of source: any RecordSource, label: String) -> AppStory {
-    var analyzer = Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library)
-    var timeline = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
     var app = AppBuilder()
-    CaptureInputs.read(source, label: label) { record in
-      var record = record
-      let analyzed = analyzer.analyze(&record)
-      timeline.add(record, analyzed)
-      app.add(record, analyzed)
-      return true
-    }
-    let unanswered = analyzer.finish()
-    return app.finish(unanswered, timeline: timeline.finish(unanswered), gatt: analyzer.gatt)
+    let analyzed = analyze(source, label: label) { app.add($0, $1) }
+    return app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt)
   }
 }

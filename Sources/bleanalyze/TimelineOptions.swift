@@ -77,6 +77,14 @@ struct TimelineContext {
   func timeline(of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in })
     -> Timeline
   {
+    analyze(source, label: label, each).timeline
+  }
+
+  /// The same, with what the analysis ends with: the requests still waiting, and the
+  /// GATT databases.
+  func analyze(
+    _ source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
+  ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker) {
     var analyzer = Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
     CaptureInputs.read(source, label: label) { record in
@@ -87,6 +95,7 @@ struct TimelineContext {
       analyzed.releaseExtras()
       return true
     }
-    return builder.finish(analyzer.finish())
+    let unanswered = analyzer.finish()
+    return (builder.finish(unanswered), unanswered, analyzer.gatt)
   }
 }
