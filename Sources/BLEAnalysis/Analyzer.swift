@@ -27,14 +27,30 @@ public struct Analyzer {
   /// Also gives an air packet the direction its link layer decode found
   /// (central→peripheral `sent`, as if the capture were the central's).
   public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
-    var analyzed = links.analyze(record, decoder.decode(record))
+    var analyzed = AnalyzedRecord(decoded: DecodedRecord())
+    analyze(&record, into: &analyzed)
+    return analyzed
+  }
+
+  /// The same, into `analyzed` (which starts over): the pipeline analyzes each record
+  /// where it will wait for its answer, so that it is never copied.
+  public mutating func analyze(_ record: inout Record, into analyzed: inout AnalyzedRecord) {
+    analyzed = AnalyzedRecord(decoded: DecodedRecord())
+    decoder.decode(record, into: &analyzed.decoded)
+    links.analyze(record, &analyzed)
     // The record's kind first: a getter on the decoded record would copy it whole.
     if case .linkLayer = record.kind, let direction = analyzed.decoded.ll?.direction {
       record.direction = direction.hostDirection
     }
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
-    return analyzed
+  }
+
+  /// Decodes `record` into `analyzed` (which starts over), without the analysis: no
+  /// connections, transactions or GATT.
+  public mutating func decode(_ record: Record, into analyzed: inout AnalyzedRecord) {
+    analyzed = AnalyzedRecord(decoded: DecodedRecord())
+    decoder.decode(record, into: &analyzed.decoded)
   }
 
   /// Ends the capture: the requests and indications still waiting for an answer.

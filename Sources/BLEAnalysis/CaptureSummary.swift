@@ -9,8 +9,10 @@ public struct CaptureSummary: Sendable {
   public private(set) var last: Timestamp?
   /// Records per data-contract type name (`command`, `event`, `acl`, `new_index`…).
   public var byType: [String: Int] { Dictionary(uniqueKeysWithValues: typeCounts.lazy.map { ($0.name, $0.count) }) }
-  /// A handful of names at most: a list searched in order beats hashing a string per record.
-  private var typeCounts: [(name: String, count: Int)] = []
+  /// A handful of types at most, by `DecodedRecord.typeKey`: a list searched in order,
+  /// the last one found first, beats hashing a string per record.
+  private var typeCounts: [(key: UInt32, name: String, count: Int)] = []
+  private var lastType = 0
   public private(set) var cutBySource = 0
   public private(set) var withDiagnostics = 0
 
@@ -20,14 +22,18 @@ public struct CaptureSummary: Sendable {
     records += 1
     if first == nil { first = record.timestamp }
     last = record.timestamp
-    let name = decoded.typeName
-    if let index = typeCounts.firstIndex(where: { $0.name == name }) {
+    let key = decoded.typeKey
+    if lastType < typeCounts.count, typeCounts[lastType].key == key {
+      typeCounts[lastType].count += 1
+    } else if let index = typeCounts.firstIndex(where: { $0.key == key }) {
       typeCounts[index].count += 1
+      lastType = index
     } else {
-      typeCounts.append((name, 1))
+      typeCounts.append((key, decoded.typeName, 1))
+      lastType = typeCounts.count - 1
     }
     if record.isCutBySource { cutBySource += 1 }
-    if !decoded.diagnostics.isEmpty { withDiagnostics += 1 }
+    if decoded.hasDiagnostics { withDiagnostics += 1 }
   }
 
   /// Seconds from the first record to the last.

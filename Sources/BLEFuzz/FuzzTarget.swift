@@ -153,9 +153,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     for index in shows.indices {
       shows[index].beginCapture(path: path, format: source.formatDescription, file: nil, into: &out)
     }
-    var analyzer = Analyzer()
-    var lookahead = ResponseLookahead(recordLimit: 64, byteLimit: 1 << 16)
-    var summary = CaptureSummary()
+    var pipeline = RecordPipeline(analyzer: Analyzer(), recordLimit: 64, byteLimit: 1 << 16)
     var builder = TimelineBuilder()
     var statistics = Statistics()
     var table = DeviceTable(limit: 64)
@@ -163,21 +161,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
       for index in shows.indices { shows[index].render(record, analyzed, start: start, into: &out) }
       _ = filter?.matches(FilterInput(record: record, analyzed: analyzed))
       out.flush()
-      analyzed.releaseExtras()
-    }
-    while let record = source.next() {
-      records += 1
-      let analyzed = analyzer.analyze(record)
-      summary.add(record, analyzed.decoded)
       builder.add(record, analyzed)
       statistics.add(record, analyzed)
       table.add(record, analyzed.decoded)
-      let start = summary.first ?? record.timestamp
-      lookahead.push(record, analyzed) { emit($0, $1, start: start) }
     }
-    let start = summary.first ?? Timestamp(unixMicroseconds: 0)
-    let unanswered = analyzer.finish()
-    lookahead.finish(unanswered) { emit($0, $1, start: start) }
+    var start: Timestamp?
+    while let record = source.next() {
+      records += 1
+      let first = start ?? record.timestamp
+      start = first
+      pipeline.push(record) { emit($0, $1, start: first) }
+    }
+    let first = start ?? Timestamp(unixMicroseconds: 0)
+    let unanswered = pipeline.finish { emit($0, $1, start: first) }
+    let summary = pipeline.summary
     for index in shows.indices {
       shows[index].endCapture(summary, damage: source.damage, into: &out)
       shows[index].finish(into: &out)
@@ -185,7 +182,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     let timeline = builder.finish(unanswered)
     statistics.finish(timeline)
     let devices = table.devices()
-    let peers = analyzer.gatt.servers.filter { !$0.database.isEmpty }.map { GATTRenderer.Peer(server: $0, file: nil) }
+    let peers = pipeline.analyzer.gatt.servers.filter { !$0.database.isEmpty }.map { GATTRenderer.Peer(server: $0, file: nil) }
     for format in [RenderFormat.text, .json, .ndjson] {
       var timelineRenderer = TimelineRenderer(format: format, verbose: true, multipleFiles: false)
       timelineRenderer.render(path: path, timeline, into: &out)

@@ -47,7 +47,7 @@ struct TextShowRenderer: ShowRenderer {
     out.padRight(from: mark, width: 7)
     out.append("  ")
     mark = out.count
-    out.append(string: decoded.typeName)
+    if let name = decoded.staticTypeName { out.append(name) } else { out.append(string: decoded.typeName) }
     out.padRight(from: mark, width: 11)
     out.append("  ")
     RecordLine.appendDetail(record, analyzed, into: &out)

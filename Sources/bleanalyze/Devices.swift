@@ -40,12 +40,10 @@ struct Devices: ParsableCommand {
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      var decoder = RecordDecoder()
+      var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .decode)
       var table = DeviceTable(resolver: AddressResolver(keys: keys))
       CaptureInputs.read(opened.source, label: path) { record in
-        let decoded = decoder.decode(record)
-        table.add(record, decoded)
-        decoded.releaseExtras()
+        pipeline.push(record) { table.add($0, $1.decoded) }
         return true
       }
       return (table, table.devices())

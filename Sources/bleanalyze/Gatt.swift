@@ -40,13 +40,15 @@ struct Gatt: ParsableCommand {
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, _ in
-      var analyzer = Analyzer(
-        importedDatabases: imported, peers: try importDB.peers(), identityKeys: identityKeys.keys, library: library)
+      var pipeline = RecordPipeline(
+        analyzer: Analyzer(
+          importedDatabases: imported, peers: try importDB.peers(), identityKeys: identityKeys.keys, library: library),
+        stages: .analyze)
       CaptureInputs.read(source, label: path) { record in
-        var record = record
-        analyzer.analyze(&record).releaseExtras()
+        pipeline.push(record) { _, _ in }
         return true
       }
+      let analyzer = pipeline.analyzer
       peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {
         GATTRenderer.Peer(server: $0, file: files.count > 1 ? path : nil)
       }

@@ -121,6 +121,7 @@ struct Live: ParsableCommand {
 
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
+      pipeline: RecordPipeline(analyzer: makeAnalyzer()),
       renderer: makeShowRenderer(options.format, verbose: options.verbose), filter: compiled, sink: sink)
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
@@ -129,17 +130,13 @@ struct Live: ParsableCommand {
       try? emitter.releaseWhenWaitedTooLong()
       sink.flush()
     }
-    var summary = CaptureSummary()
-    var analyzer = makeAnalyzer()
-    while var record = source.next() {
-      let analyzed = analyzer.analyze(&record)
-      summary.add(record, analyzed.decoded)
+    while let record = source.next() {
       if emitter.start == nil { emitter.start = record.timestamp }
-      try emitter.push(record, analyzed)
+      try emitter.push(record)
       guard sink.flushWhenDue() else { break }
     }
-    try emitter.finish(analyzer.finish())
-    emitter.renderer.endCapture(summary, damage: source.damage, into: &sink.out)
+    try emitter.finish()
+    emitter.renderer.endCapture(emitter.pipeline.summary, damage: source.damage, into: &sink.out)
     emitter.renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
     for note in source.notes { report("\(label): note: \(note)") }
@@ -246,44 +243,44 @@ final class LiveOutput {
   }
 }
 
-/// Live records on their way out: through the response lookahead, then filter, renderer
-/// and `-w`. A class, so the source's idle callback can release what waits.
+/// Live records on their way out: through the pipeline, then filter, renderer and `-w`.
+/// A class, so the source's idle callback can release what waits.
 final class LiveEmitter {
+  var pipeline: RecordPipeline
   var renderer: any ShowRenderer
   let filter: Filter<FilterInput>?
   let sink: LiveOutput
   var start: Timestamp?
-  private var lookahead = ResponseLookahead()
   /// When the oldest held record was held (CLOCK_MONOTONIC ns).
   private var holdingSince: Int64?
 
   /// How long a request's line waits for its answer while the source is quiet.
   static let patience: Int64 = 500_000_000
 
-  init(renderer: any ShowRenderer, filter: Filter<FilterInput>?, sink: LiveOutput) {
+  init(pipeline: consuming RecordPipeline, renderer: any ShowRenderer, filter: Filter<FilterInput>?, sink: LiveOutput) {
+    self.pipeline = pipeline
     self.renderer = renderer
     self.filter = filter
     self.sink = sink
   }
 
-  func push(_ record: Record, _ analyzed: AnalyzedRecord) throws {
-    try lookahead.push(record, analyzed) { try emit($0, $1) }
-    holdingSince = lookahead.heldCount == 0 ? nil : holdingSince ?? LiveOutput.now()
+  func push(_ record: Record) throws {
+    try pipeline.push(record) { try emit($0, $1) }
+    holdingSince = pipeline.heldCount == 0 ? nil : holdingSince ?? LiveOutput.now()
   }
 
   func releaseWhenWaitedTooLong() throws {
     guard let holdingSince, LiveOutput.now() - holdingSince >= Self.patience else { return }
-    try lookahead.releaseAll { try emit($0, $1) }
+    try pipeline.releaseHeld { try emit($0, $1) }
     self.holdingSince = nil
   }
 
-  func finish(_ unanswered: [UnansweredRequest]) throws {
-    try lookahead.finish(unanswered) { try emit($0, $1) }
+  func finish() throws {
+    try pipeline.finish { try emit($0, $1) }
   }
 
   private func emit(_ record: Record, _ analyzed: AnalyzedRecord) throws {
     try bleanalyze.emit(
       record, analyzed, start: start ?? record.timestamp, filter, &renderer, sink.writer, into: &sink.out)
-    analyzed.releaseExtras()
   }
 }

@@ -80,28 +80,24 @@ struct Show: ParsableCommand {
     _ path: String, _ source: any RecordSource, file: String?, _ analyzer: Analyzer, _ compiled: Filter<FilterInput>?,
     _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
   ) throws {
-    var analyzer = analyzer
     renderer.beginCapture(path: path, format: source.formatDescription, file: file, into: &out)
-    var summary = CaptureSummary()
     // Requests wait in the lookahead for their answer; every record still comes out, in order.
-    var lookahead = ResponseLookahead()
+    var pipeline = RecordPipeline(analyzer: analyzer)
     func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
       try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
-      analyzed.releaseExtras()
       // A closed stdout ends the run.
       guard out.flush() else { throw ExitCode.success }
     }
+    // Times are relative to the capture's first record.
+    var start: Timestamp?
     try CaptureInputs.read(source, label: path) { record in
-      var record = record
-      let analyzed = analyzer.analyze(&record)
-      summary.add(record, analyzed.decoded)
-      let start = summary.first ?? record.timestamp
-      try lookahead.push(record, analyzed) { try each($0, $1, start: start) }
+      let first = start ?? record.timestamp
+      start = first
+      try pipeline.push(record) { try each($0, $1, start: first) }
       return true
     }
-    let start = summary.first ?? Timestamp(unixMicroseconds: 0)
-    try lookahead.finish(analyzer.finish()) { try each($0, $1, start: start) }
-    renderer.endCapture(summary, damage: source.damage, into: &out)
+    try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
+    renderer.endCapture(pipeline.summary, damage: source.damage, into: &out)
   }
 }
 

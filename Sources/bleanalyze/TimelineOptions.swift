@@ -85,17 +85,18 @@ struct TimelineContext {
   func analyze(
     _ source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
   ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker) {
-    var analyzer = Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library)
+    var pipeline = RecordPipeline(
+      analyzer: Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library),
+      stages: .analyze)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
     CaptureInputs.read(source, label: label) { record in
-      var record = record
-      let analyzed = analyzer.analyze(&record)
-      builder.add(record, analyzed)
-      each(record, analyzed)
-      analyzed.releaseExtras()
+      pipeline.push(record) { record, analyzed in
+        builder.add(record, analyzed)
+        each(record, analyzed)
+      }
       return true
     }
-    let unanswered = analyzer.finish()
-    return (builder.finish(unanswered), unanswered, analyzer.gatt)
+    let unanswered = pipeline.finish { _, _ in }
+    return (builder.finish(unanswered), unanswered, pipeline.analyzer.gatt)
   }
 }

@@ -139,8 +139,37 @@ public struct GATTDatabase: Sendable {
   /// Declaration handles in order, rebuilt after every change.
   private var serviceStarts: [UInt16] = []
   private var characteristicHandles: [UInt16] = []
-  /// `attribute(at:)` answers, kept until the database changes.
-  private var cache: [UInt16: GATTAttribute?] = [:]
+  /// `attribute(at:)` answers by handle, kept until the database changes: nil where
+  /// not looked up yet. Handles from `cacheSize` on (rare: servers number their
+  /// attributes from 1) are kept by hashing, so that no server holds a table of 65,536.
+  private var cache: [GATTAttribute??] = []
+  private var highCache: [UInt16: GATTAttribute?] = [:]
+  static let cacheSize = 1024
+  /// Every attribute `lookup` handed out before the database changed, by handle:
+  /// records hold them unowned, so they live as long as the database. A lookup that
+  /// finds the same attribute again hands out the same instance, so rediscovering a
+  /// database (every reconnection, in some apps) keeps no more of them.
+  private var retired: [UInt16: [GATTAttribute]] = [:]
+
+  /// Forgets the answers, keeping the attributes they handed out.
+  private mutating func retireCache() {
+    for (handle, entry) in cache.enumerated() {
+      if case let attribute?? = entry { keep(attribute, UInt16(handle)) }
+    }
+    for case let (handle, attribute?) in highCache { keep(attribute, handle) }
+    cache.removeAll(keepingCapacity: true)
+    highCache = [:]
+  }
+
+  private mutating func keep(_ attribute: GATTAttribute, _ handle: UInt16) {
+    if !(retired[handle]?.contains { $0 === attribute } ?? false) { retired[handle, default: []].append(attribute) }
+  }
+
+  /// `attribute(at:)`, as an instance handed out before when it is the same.
+  private func fresh(_ handle: UInt16, names: DissectorLibrary) -> GATTAttribute? {
+    guard let attribute = attribute(at: handle, names: names) else { return nil }
+    return retired[handle]?.first { $0 == attribute } ?? attribute
+  }
 
   public init() {}
 
@@ -155,12 +184,12 @@ public struct GATTDatabase: Sendable {
     }
     services[service.start] = service
     serviceStarts = services.keys.sorted()
-    cache = [:]
+    retireCache()
   }
 
   public mutating func add(_ include: GATTInclude) {
     includes[include.handle] = include
-    cache = [:]
+    retireCache()
   }
 
   public mutating func add(_ characteristic: GATTCharacteristic) {
@@ -168,7 +197,7 @@ public struct GATTDatabase: Sendable {
     descriptors[characteristic.declaration] = nil
     descriptors[characteristic.value] = nil
     characteristicHandles = characteristics.keys.sorted()
-    cache = [:]
+    retireCache()
   }
 
   /// A handle from Find Information. Declarations and values found that way are
@@ -178,7 +207,7 @@ public struct GATTDatabase: Sendable {
     guard type.map({ !(0x2800...0x2803).contains($0) }) ?? true else { return }
     if characteristics.values.contains(where: { $0.value == handle }) { return }
     descriptors[handle] = uuid
-    cache = [:]
+    retireCache()
   }
 
   /// Forgets every attribute in `range`, as a Service Changed indication asks.
@@ -189,14 +218,22 @@ public struct GATTDatabase: Sendable {
     descriptors = descriptors.filter { !range.contains($0.key) }
     serviceStarts = services.keys.sorted()
     characteristicHandles = characteristics.keys.sorted()
-    cache = [:]
+    retireCache()
   }
 
   /// `attribute(at:)`, remembered per handle until the database changes.
   public mutating func lookup(_ handle: UInt16, names: DissectorLibrary) -> GATTAttribute? {
-    if let known = cache[handle] { return known }
-    let attribute = attribute(at: handle, names: names)
-    cache[handle] = attribute
+    let index = Int(handle)
+    guard index < Self.cacheSize else {
+      if let known = highCache[handle] { return known }
+      let attribute = fresh(handle, names: names)
+      highCache[handle] = .some(attribute)
+      return attribute
+    }
+    if index < cache.count, let known = cache[index] { return known }
+    let attribute = fresh(handle, names: names)
+    if index >= cache.count { cache += repeatElement(nil, count: index + 1 - cache.count) }
+    cache[index] = .some(attribute)
     return attribute
   }
 

@@ -75,7 +75,7 @@ extension LinkTracker {
       }
       return
     }
-    if let index = links.index(forKey: key) { trackPDUs(record, at: index, &analyzed) }
+    if let slot = links.slot(adapter: key.adapter, handle: key.handle) { trackPDUs(record, at: slot, &analyzed) }
   }
 
   /// Connections silent for longer than their supervision timeout end; the record

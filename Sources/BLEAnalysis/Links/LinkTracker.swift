@@ -113,8 +113,9 @@ public struct AnalyzedRecord: Sendable {
   public var pairingMethod: SMPPairingMethod?
   /// For a successful Disconnection Complete: the connection that ended.
   public var endedConnection: ConnectionRef?
-  /// What the ATT PDU's handle is in its server's GATT database (GATTTracker).
-  public var attribute: GATTAttribute?
+  /// What the ATT PDU's handle is in its server's GATT database (GATTTracker). Held
+  /// unowned: the database keeps every attribute it handed out for as long as it lives.
+  public unowned(unsafe) var attribute: GATTAttribute?
   /// The record's entry in `analyzedExtrasTable`, 0 for none.
   public private(set) var extrasID: UInt32 = 0
 
@@ -198,6 +199,7 @@ public struct LinkTracker {
   }
 
   struct Outstanding {
+    var bearer: Bearer
     var frame: Int
     var opcode: UInt8
     var handle: UInt16?
@@ -216,11 +218,14 @@ public struct LinkTracker {
     /// Client Rx MTU and Server Rx MTU as exchanged on the fixed ATT channel.
     var clientMTU: UInt16?
     var effectiveMTU: UInt16?
-    var outstanding: [Bearer: Outstanding] = [:]
+    /// At most one per bearer: a handful at once, searched in order.
+    var outstanding: [Outstanding] = []
     var pairingRequest: SMPPairingFeatures?
+
+    func outstandingIndex(_ bearer: Bearer) -> Int? { outstanding.firstIndex { $0.bearer == bearer } }
   }
 
-  var links: [LinkKey: Link] = [:]
+  var links = LinkTable<Link>()
   private var nextID = 1
   var generations: [LinkKey: Int] = [:]
   /// The earliest time an outstanding request times out.
@@ -245,36 +250,41 @@ public struct LinkTracker {
 
   public mutating func analyze(_ record: Record, _ decoded: consuming DecodedRecord) -> AnalyzedRecord {
     var analyzed = AnalyzedRecord(decoded: decoded)
+    analyze(record, &analyzed)
+    return analyzed
+  }
+
+  /// Analyzes the record `analyzed.decoded` was decoded from, in place.
+  public mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
     guard let hci = analyzed.decoded.hci else {
       if case .linkLayer = record.kind {
         var record = record
         record.direction = analyzed.decoded.ll?.direction?.hostDirection
         analyzeLinkLayer(record, &analyzed)
       }
-      return analyzed
+      return
     }
     if record.timestamp.unixMicroseconds >= nextDeadline { expire(at: record.timestamp.unixMicroseconds, &analyzed) }
     if let acl = analyzed.decoded.acl {
-      let key = LinkKey(adapter: record.adapter, handle: acl.handle)
       // One lookup per record; the link is then changed in place, so its tables are not copied.
-      let index: Dictionary<LinkKey, Link>.Index
-      if let known = links.index(forKey: key) {
-        index = known
+      let slot: Int
+      if let known = links.slot(adapter: record.adapter, handle: acl.handle) {
+        slot = known
       } else {
         guard links.count < maxLinks else {
-          refuse(key, &analyzed)
-          return analyzed
+          refuse(LinkKey(adapter: record.adapter, handle: acl.handle), &analyzed)
+          return
         }
         // Up before the capture started: its peer and MTU are unknown.
-        links[key] = Link(ref: newRef(adapter: record.adapter, handle: acl.handle, generation: 0, isLE: true))
-        index = links.index(forKey: key)!
+        slot = links.insert(
+          Link(ref: newRef(adapter: record.adapter, handle: acl.handle, generation: 0, isLE: true)),
+          adapter: record.adapter, handle: acl.handle)
       }
-      analyzed.conn = links.values[index].ref
-      trackPDUs(record, at: index, &analyzed)
+      analyzed.conn = links[slot: slot].ref
+      trackPDUs(record, at: slot, &analyzed)
     } else if hci.type == .event || hci.type == .command {
       trackControl(record, hci, &analyzed)
     }
-    return analyzed
   }
 
   /// A connection over `maxLinks`: not followed.
@@ -294,7 +304,9 @@ public struct LinkTracker {
   /// Ends the capture: the requests still waiting get no answer.
   public mutating func finish() -> [UnansweredRequest] {
     var unanswered: [UnansweredRequest] = []
-    for key in links.keys { settleAll(key, .endOfCapture, into: &unanswered) }
+    for key in links.keys {
+      settleAll(LinkKey(adapter: key.adapter, handle: key.handle), .endOfCapture, into: &unanswered)
+    }
     return unanswered.sorted { $0.frame < $1.frame }
   }
 
@@ -309,23 +321,26 @@ public struct LinkTracker {
   mutating func settleAll(
     _ key: LinkKey, _ reason: UnansweredRequest.Reason, into list: inout [UnansweredRequest]
   ) {
-    guard let link = links[key], !link.outstanding.isEmpty else { return }
-    for request in link.outstanding.values.sorted(by: { $0.frame < $1.frame }) {
+    guard let slot = links.slot(adapter: key.adapter, handle: key.handle), !links[slot: slot].outstanding.isEmpty
+    else { return }
+    let link = links[slot: slot]
+    for request in link.outstanding.sorted(by: { $0.frame < $1.frame }) {
       list.append(request.unanswered(link.ref, reason))
     }
-    links[key]?.outstanding = [:]
+    links[slot: slot].outstanding.removeAll(keepingCapacity: true)
   }
 
   /// Requests older than the transaction timeout at `time` time out.
   mutating func expire(at time: Int64, _ analyzed: inout AnalyzedRecord) {
     nextDeadline = .max
     for key in links.keys {
-      guard let link = links[key], !link.outstanding.isEmpty else { continue }
-      for (bearer, request) in link.outstanding.sorted(by: { $0.value.frame < $1.value.frame }) {
+      guard let slot = links.slot(adapter: key.adapter, handle: key.handle) else { continue }
+      let link = links[slot: slot]
+      for request in link.outstanding.sorted(by: { $0.frame < $1.frame }) {
         let deadline = request.timestamp + Self.transactionTimeoutMicroseconds
         if deadline <= time {
           analyzed.unanswered.append(request.unanswered(link.ref, .timeout))
-          links[key]?.outstanding[bearer] = nil
+          links[slot: slot].outstanding.removeAll { $0.bearer == request.bearer }
         } else {
           nextDeadline = min(nextDeadline, deadline)
         }
@@ -387,16 +402,14 @@ public struct LinkTracker {
 
   // MARK: - ATT
 
-  /// ATT and SMP on the link at `index`, changed in place (HCI and air captures alike).
-  mutating func trackPDUs(
-    _ record: Record, at index: Dictionary<LinkKey, Link>.Index, _ analyzed: inout AnalyzedRecord
-  ) {
+  /// ATT and SMP on the link in `slot`, changed in place (HCI and air captures alike).
+  mutating func trackPDUs(_ record: Record, at slot: Int, _ analyzed: inout AnalyzedRecord) {
     if let att = analyzed.decoded.att, let l2cap = analyzed.decoded.l2cap,
-      let deadline = Self.trackATT(record, att, l2cap, &links.values[index], &analyzed)
+      let deadline = Self.trackATT(record, att, l2cap, &links[slot: slot], &analyzed)
     {
       nextDeadline = min(nextDeadline, deadline)
     }
-    if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links.values[index], &analyzed) }
+    if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links[slot: slot], &analyzed) }
   }
 
   /// Returns when a request that went out times out.
@@ -419,7 +432,7 @@ public struct LinkTracker {
       let indication = if case .indication = att.opcode.kind { true } else { false }
       let bearer = Bearer(cid: l2cap.cid, direction: record.direction, indication: indication)
       var outstanding = Outstanding(
-        frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
+        bearer: bearer, frame: record.frame, opcode: att.opcode.rawValue, handle: att.handle, timestamp: time)
       switch att.parameters {
       case .readByType(_, _, let type): outstanding.type = type
       case .findByTypeValue(_, _, let type, let value):
@@ -430,10 +443,12 @@ public struct LinkTracker {
       case .readBlob(_, let offset), .prepareWrite(_, let offset, _): outstanding.offset = offset
       default: break
       }
-      if let earlier = link.outstanding[bearer] {
-        analyzed.unanswered.append(earlier.unanswered(link.ref, .superseded))
+      if let earlier = link.outstandingIndex(bearer) {
+        analyzed.unanswered.append(link.outstanding[earlier].unanswered(link.ref, .superseded))
+        link.outstanding[earlier] = outstanding
+      } else {
+        link.outstanding.append(outstanding)
       }
-      link.outstanding[bearer] = outstanding
       analyzed.awaitsAnswer = true
       if fixedChannel, let mtu = att.mtu { link.clientMTU = mtu }
       return time + transactionTimeoutMicroseconds
@@ -441,7 +456,8 @@ public struct LinkTracker {
       let bearer = Bearer(
         cid: l2cap.peerCID ?? l2cap.cid, direction: record.direction.map { $0 == .sent ? .received : .sent },
         indication: att.opcode.kind == .confirmation)
-      guard let request = link.outstanding[bearer] else { return nil }
+      guard let index = link.outstandingIndex(bearer) else { return nil }
+      let request = link.outstanding[index]
       let answered: UInt8? =
         switch att.opcode.kind {
         case .response(let request): request
@@ -449,7 +465,7 @@ public struct LinkTracker {
         default: att.requestOpcode?.rawValue
         }
       guard answered == nil || answered == request.opcode else { return nil }
-      link.outstanding[bearer] = nil
+      link.outstanding.remove(at: index)
       analyzed.exchange = ATTExchange(
         requestFrame: request.frame, requestOpcode: request.opcode, handle: request.handle,
         latencyMicroseconds: time - request.timestamp, requestType: request.type, requestValueUUID: request.valueUUID,
@@ -472,5 +488,12 @@ public struct LinkTracker {
     } else if smp.code == .pairingResponse, let request = link.pairingRequest {
       analyzed.pairingMethod = SMPPairingMethod.infer(request: request, response: features)
     }
+  }
+}
+
+extension LinkTable {
+  subscript(key: LinkTracker.LinkKey) -> Link? {
+    get { self[adapter: key.adapter, handle: key.handle] }
+    set { self[adapter: key.adapter, handle: key.handle] = newValue }
   }
 }

@@ -30,9 +30,11 @@ public struct ResponseLookahead: ~Copyable {
   public static let defaultRecordLimit = 20_000
   public static let defaultByteLimit = 16 << 20
 
-  private struct Held {
-    var record: Record
-    var analyzed: AnalyzedRecord
+  /// A record and its analysis, where they wait: the pipeline analyzes each record in
+  /// the slot `nextSlot()` gives, so that holding it costs no copy.
+  public struct Held {
+    public var record: Record
+    public var analyzed: AnalyzedRecord
   }
 
   public let recordLimit: Int
@@ -56,6 +58,7 @@ public struct ResponseLookahead: ~Copyable {
 
   public init(recordLimit: Int = defaultRecordLimit, byteLimit: Int = defaultByteLimit) {
     precondition(recordLimit > 0 && byteLimit > 0)
+    assert(_isPOD(Held.self), "held records are moved by copying")
     self.recordLimit = recordLimit
     self.byteLimit = byteLimit
     slots = .allocate(capacity: 0)
@@ -63,7 +66,6 @@ public struct ResponseLookahead: ~Copyable {
   }
 
   deinit {
-    for offset in 0..<count { (slots + ((start + offset) & (capacity - 1))).deinitialize(count: 1) }
     slots.deallocate()
     waiting.deallocate()
     arena.deallocate()
@@ -76,26 +78,45 @@ public struct ResponseLookahead: ~Copyable {
   public mutating func push(
     _ record: Record, _ analyzed: consuming AnalyzedRecord, _ emit: (Record, AnalyzedRecord) throws -> Void
   ) rethrows {
-    if count == 0 && !analyzed.awaitsAnswer {
-      return try emit(record, analyzed)
+    let slot = nextSlot()
+    slot.pointee = Held(record: record, analyzed: analyzed)
+    try commit(emit)
+  }
+
+  /// Where the next record is to be analyzed, after the held ones; `commit` takes it.
+  public mutating func nextSlot() -> UnsafeMutablePointer<Held> {
+    if count == capacity { grow() }
+    return slots + ((start + count) & (capacity - 1))
+  }
+
+  /// Takes the record in `nextSlot()`; `emit` gets every record that can go out now, in
+  /// order. A record that need not wait goes out from its slot.
+  public mutating func commit(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+    let slot = slots + ((start + count) & (capacity - 1))
+    if count == 0 && !slot.pointee.analyzed.awaitsAnswer {
+      return try emit(slot.pointee.record, slot.pointee.analyzed)
     }
     if !pending.isEmpty {
-      if let exchange = analyzed.exchange, let sequence = pending.removeValue(forKey: exchange.requestFrame) {
+      if let exchange = slot.pointee.analyzed.exchange,
+        let sequence = pending.removeValue(forKey: exchange.requestFrame)
+      {
         let answer = ATTAnswer(
-          frame: record.frame, opcode: analyzed.decoded.att?.opcode.rawValue ?? 0,
+          frame: slot.pointee.record.frame, opcode: slot.pointee.analyzed.decoded.att?.opcode.rawValue ?? 0,
           latencyMicroseconds: exchange.latencyMicroseconds)
         settle(sequence).pointee.analyzed.answer = answer
       }
-      for request in analyzed.unanswered {
-        guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
-        settle(sequence).pointee.analyzed.unansweredReason = request.reason
+      if slot.pointee.analyzed.extrasID != 0 {
+        for request in slot.pointee.analyzed.unanswered {
+          guard let sequence = pending.removeValue(forKey: request.frame) else { continue }
+          settle(sequence).pointee.analyzed.unansweredReason = request.reason
+        }
       }
       try releaseSettled(emit)
     }
-    if count == 0 && !analyzed.awaitsAnswer {
-      return try emit(record, analyzed)
+    if count == 0 && !slot.pointee.analyzed.awaitsAnswer {
+      return try emit(slot.pointee.record, slot.pointee.analyzed)
     }
-    hold(record, analyzed)
+    hold(slot)
     while count > recordLimit || heldBytes > byteLimit {
       try releaseOldestWaiting(emit)
     }
@@ -122,26 +143,28 @@ public struct ResponseLookahead: ~Copyable {
 
   // MARK: - The ring
 
-  private mutating func hold(_ record: Record, _ analyzed: AnalyzedRecord) {
-    if count == capacity { grow() }
-    var copy = record
-    copy.bytes = arena.copy(record.bytes)
-    heldBytes += record.bytes.count
+  /// The record in `slot` (the one after the held ones) is held: its bytes are copied,
+  /// since the source reuses them.
+  private mutating func hold(_ slot: UnsafeMutablePointer<Held>) {
+    let bytes = slot.pointee.record.bytes
+    slot.pointee.record.bytes = arena.copy(bytes)
+    heldBytes += bytes.count
     let index = (start + count) & (capacity - 1)
-    if analyzed.awaitsAnswer { pending[record.frame] = firstSequence + count }
-    waiting[index] = analyzed.awaitsAnswer
-    (slots + index).initialize(to: Held(record: copy, analyzed: analyzed))
+    let awaits = slot.pointee.analyzed.awaitsAnswer
+    if awaits { pending[slot.pointee.record.frame] = firstSequence + count }
+    waiting[index] = awaits
     count += 1
   }
 
-  /// Doubles the ring, keeping the order.
+  /// Doubles the ring, keeping the order. Held records are plain values (no
+  /// reference-counted member), moved by copying.
   private mutating func grow() {
     let bigger = max(64, capacity * 2)
     let newSlots = UnsafeMutablePointer<Held>.allocate(capacity: bigger)
     let newWaiting = UnsafeMutablePointer<Bool>.allocate(capacity: bigger)
     for offset in 0..<count {
       let index = (start + offset) & (capacity - 1)
-      (newSlots + offset).moveInitialize(from: slots + index, count: 1)
+      (newSlots + offset).initialize(to: slots[index])
       newWaiting[offset] = waiting[index]
     }
     slots.deallocate()
@@ -159,17 +182,14 @@ public struct ResponseLookahead: ~Copyable {
     return slots + index
   }
 
-  /// The first held record goes out (emitted in place, not copied), and its memory is freed.
+  /// The first held record goes out (emitted in place, not copied), and its bytes' memory is freed.
   private mutating func releaseFirst(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
     let slot = slots + start
     start = (start + 1) & (capacity - 1)
     count -= 1
     firstSequence += 1
     heldBytes -= slot.pointee.record.bytes.count
-    defer {
-      slot.deinitialize(count: 1)
-      arena.freeOldest()
-    }
+    defer { arena.freeOldest() }
     try emit(slot.pointee.record, slot.pointee.analyzed)
   }
 

@@ -3,6 +3,8 @@ import BLECapture
 /// What a few records carry besides their fixed-size facts, out of line in the
 /// decoder's `ExtrasTable`.
 public struct DecodedExtras {
+  public var signaling: L2CAPSignalingPDU?
+  public var smp: SMPPDU?
   public var hciParameters: [Field] = []
   public var diagnostics: [Diagnostic] = []
   public var advertising: [AdvertisingReport]?
@@ -32,10 +34,7 @@ public struct DecodedRecord: Sendable {
   public var linkLayer: LinkType?
   /// The L2CAP PDU this record completes (absent for fragments that do not).
   public var l2cap: L2CAPLayer?
-  /// The first signaling command of a signaling channel PDU.
-  public var signaling: L2CAPSignalingPDU?
   public var att: ATTPDU?
-  public var smp: SMPPDU?
   /// Whether the record is a fragment of a PDU that spans several records.
   public var reassembly: ReassemblyRole = .whole
   /// The record's entry in `decodedExtrasTable`, 0 for none.
@@ -53,6 +52,17 @@ public struct DecodedRecord: Sendable {
         decodedExtrasTable[extrasID] = newValue
       }
     }
+  }
+
+  /// The first signaling command of a signaling channel PDU.
+  public var signaling: L2CAPSignalingPDU? {
+    get { extrasID == 0 ? nil : extras.signaling }
+    set { extras.signaling = newValue }
+  }
+
+  public var smp: SMPPDU? {
+    get { extrasID == 0 ? nil : extras.smp }
+    set { extras.smp = newValue }
   }
 
   /// The parameters of an HCI command or event, decoded as far as the bytes go.
@@ -107,6 +117,22 @@ extension DecodedRecord {
     if let packetLogger { return RecordKindNames.packetLoggerName(packetLogger) }
     if linkLayer != nil { return "ll" }
     return "unframed"
+  }
+
+  /// `typeName` when it is one of the fixed ones (the HCI packet types, `ll`,
+  /// `unframed`), for output that appends it without a String.
+  public var staticTypeName: StaticString? {
+    if let hci { return hci.type.staticName }
+    if monitor != nil || packetLogger != nil { return nil }
+    return linkLayer != nil ? "ll" : "unframed"
+  }
+
+  /// A number that is the same for two records exactly when their `typeName` is.
+  public var typeKey: UInt32 {
+    if let hci { return 0x100 | UInt32(hci.type.rawValue) }
+    if let monitor { return 0x1_0000 | UInt32(monitor.rawValue) }
+    if let packetLogger { return 0x2_0000 | UInt32(packetLogger) }
+    return linkLayer != nil ? 0x3_0000 : 0x4_0000
   }
 }
 

@@ -19,6 +19,13 @@ public struct RecordDecoder {
 
   public mutating func decode(_ record: Record) -> DecodedRecord {
     var decoded = DecodedRecord()
+    decode(record, into: &decoded)
+    return decoded
+  }
+
+  /// Decodes `record` into `decoded`, which starts over.
+  public mutating func decode(_ record: Record, into decoded: inout DecodedRecord) {
+    decoded = DecodedRecord()
     if record.isCutBySource {
       decoded.diagnostics.append(
         Diagnostic(
@@ -38,7 +45,6 @@ public struct RecordDecoder {
       decoded.diagnostics.append(
         Diagnostic(id: "hci.truncated", severity: .warning, "record too short to hold its packet type"))
     }
-    return decoded
   }
 
   private mutating func decodeHCI(_ record: Record, type: HCIPacketType, into decoded: inout DecodedRecord) {

@@ -18,6 +18,14 @@ public struct HCIPacketType: RawRepresentable, Hashable, Sendable {
   /// The data-contract name (`hci.type`) of each known type, by value (0 is not one).
   static let table: [String?] = [nil, "command", "acl", "sco", "event", "iso"]
 
+  /// The known types' names, for output that appends them without a String.
+  static let staticNames: [StaticString] = ["", "command", "acl", "sco", "event", "iso"]
+
+  /// The name of a known type, nil for the others.
+  public var staticName: StaticString? {
+    rawValue >= 1 && Int(rawValue) < Self.staticNames.count ? Self.staticNames[Int(rawValue)] : nil
+  }
+
   /// `command`, `acl`, `sco`, `event`, `iso`, or `unknown_0x06`.
   public var name: String {
     let known = Int(rawValue) < Self.table.count ? Self.table[Int(rawValue)] : nil
