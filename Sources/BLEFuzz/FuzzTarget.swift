@@ -182,7 +182,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     let timeline = builder.finish(unanswered)
     statistics.finish(timeline)
     let devices = table.devices()
-    let peers = pipeline.analyzer.gatt.servers.filter { !$0.database.isEmpty }.map { GATTRenderer.Peer(server: $0, file: nil) }
+    let peers = pipeline.analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {
+      GATTRenderer.Peer(server: $0, file: nil)
+    }
     for format in [RenderFormat.text, .json, .ndjson] {
       var timelineRenderer = TimelineRenderer(format: format, verbose: true, multipleFiles: false)
       timelineRenderer.render(path: path, timeline, into: &out)

@@ -68,7 +68,13 @@ public struct OutputBuffer: ~Copyable {
   public mutating func append(contentsOf raw: UnsafeRawBufferPointer) {
     guard let base = raw.baseAddress, !raw.isEmpty else { return }
     reserve(raw.count)
-    (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
+    let source = base.assumingMemoryBound(to: UInt8.self)
+    // Most appends are a few bytes: a loop costs less than a call to memcpy.
+    if raw.count <= 16 {
+      for index in 0..<raw.count { storage[count + index] = source[index] }
+    } else {
+      (storage + count).update(from: source, count: raw.count)
+    }
     count += raw.count
   }
 
@@ -95,22 +101,67 @@ public struct OutputBuffer: ~Copyable {
 
   public mutating func appendDecimal(_ value: UInt64, minimumDigits: Int = 1) {
     if value < 10 && minimumDigits <= 1 { return append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)) }
-    // Digits from the last, into a scratch buffer on the stack.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { scratch in
-      var index = scratch.count
-      var rest = value
-      repeat {
-        index -= 1
-        scratch[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-      } while rest > 0
-      while scratch.count - index < min(minimumDigits, scratch.count) {
-        index -= 1
-        scratch[index] = UInt8(ascii: "0")
-      }
-      append(contentsOf: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: scratch[index...])))
+    let digits = max(Self.decimalDigits(value), min(minimumDigits, 40))
+    reserve(digits)
+    writeDecimal(value, digits: digits, at: count)
+    count += digits
+  }
+
+  /// A decimal integer right-aligned in `width` columns (spaces before it).
+  public mutating func appendDecimal(_ value: UInt64, width: Int) {
+    let digits = Self.decimalDigits(value)
+    let padding = max(0, width - digits)
+    reserve(padding + digits)
+    (storage + count).update(repeating: UInt8(ascii: " "), count: padding)
+    writeDecimal(value, digits: digits, at: count + padding)
+    count += padding + digits
+  }
+
+  /// How many decimal digits `value` has.
+  @inline(__always) static func decimalDigits(_ value: UInt64) -> Int {
+    var digits = 1
+    var rest = value
+    while rest >= 100 {
+      rest /= 100
+      digits += 2
+    }
+    return rest >= 10 ? digits + 1 : digits
+  }
+
+  /// Writes `value` in `digits` digits (zeros before it) at `offset`, two at a time.
+  @inline(__always) private func writeDecimal(_ value: UInt64, digits: Int, at offset: Int) {
+    let pairs = Self.decimalPairs.utf8Start
+    var index = offset + digits
+    var rest = value
+    while rest >= 100 {
+      let pair = Int(rest % 100) * 2
+      rest /= 100
+      index -= 2
+      storage[index] = pairs[pair]
+      storage[index + 1] = pairs[pair + 1]
+    }
+    if rest >= 10 {
+      index -= 2
+      storage[index] = pairs[Int(rest) * 2]
+      storage[index + 1] = pairs[Int(rest) * 2 + 1]
+    } else {
+      index -= 1
+      storage[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+    }
+    while index > offset {
+      index -= 1
+      storage[index] = UInt8(ascii: "0")
     }
   }
+
+  /// Every number below 100 as two decimal digits, in order.
+  private static let decimalPairs: StaticString = """
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// Lower-case hex with `0x` and at least `width` digits.
   public mutating func appendHex(_ value: UInt64, width: Int) {
@@ -119,6 +170,19 @@ public struct OutputBuffer: ~Copyable {
   }
 
   public mutating func appendHexDigits(_ value: UInt64, width: Int) {
+    if width == 4 && value <= 0xFFFF {
+      // Handles and opcodes: four digits, no counting.
+      reserve(4)
+      let pairs = Self.hexPairs.utf8Start
+      let high = Int(value >> 8) * 2
+      let low = Int(value & 0xFF) * 2
+      storage[count] = pairs[high]
+      storage[count + 1] = pairs[high + 1]
+      storage[count + 2] = pairs[low]
+      storage[count + 3] = pairs[low + 1]
+      count += 4
+      return
+    }
     var digits = 1
     while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
     digits = max(digits, width)
@@ -166,6 +230,25 @@ public struct OutputBuffer: ~Copyable {
       for byte in text.utf8 { appendJSONEscaped(byte) }
     }
     append(UInt8(ascii: "\""))
+  }
+
+  /// A JSON string literal of a name from a table, escaped.
+  public mutating func appendJSONString(_ text: StaticString) {
+    append(UInt8(ascii: "\""))
+    appendJSONEscaped(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    append(UInt8(ascii: "\""))
+  }
+
+  /// A JSON string literal of UTF-8 bytes, escaped.
+  public mutating func appendJSONString(utf8 text: UnsafeRawBufferPointer) {
+    append(UInt8(ascii: "\""))
+    appendJSONEscaped(text)
+    append(UInt8(ascii: "\""))
+  }
+
+  /// A name from a table when there is one, else the String that names the rest.
+  @inline(__always) public mutating func append(_ name: StaticString?, else fallback: @autoclosure () -> String) {
+    if let name { append(name) } else { append(string: fallback()) }
   }
 
   /// Runs of bytes that need no escape go in one copy.

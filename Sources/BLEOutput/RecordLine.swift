@@ -19,7 +19,7 @@ enum RecordLine {
         if let reports = decoded.advertising {
           appendAdvertising(hci, reports, record, into: &out)
         } else {
-          appendControl(hci, decoded.hciParameters, into: &out)
+          appendControl(hci, record, decoded, into: &out)
         }
       default:
         if let acl = decoded.acl {
@@ -51,7 +51,11 @@ enum RecordLine {
     }
   }
 
-  private static func appendControl(_ hci: HCILayer, _ parameters: [Field], into out: inout OutputBuffer) {
+  private static func appendControl(
+    _ hci: HCILayer, _ record: Record, _ decoded: DecodedRecord, into out: inout OutputBuffer
+  ) {
+    if appendPlacedSummary(hci, record, into: &out) { return }
+    let parameters = decoded.hciParameters(record)
     out.append(string: hci.name)
     var summary: [String]
     if let event = hci.event {
@@ -75,6 +79,36 @@ enum RecordLine {
       out.append(" ")
       appendShort(field.value, into: &out)
     }
+  }
+
+  /// The line of a command or event whose parameters fill their layout and whose
+  /// summary parameters sit at fixed offsets, read from the bytes with no field tree.
+  /// False when the line needs the decoded fields. Command Complete always does.
+  private static func appendPlacedSummary(_ hci: HCILayer, _ record: Record, into out: inout OutputBuffer) -> Bool {
+    guard RecordDecoder.parametersFit(record, hci), let (bytes, index) = RecordDecoder.parameterLayout(record, hci)
+    else { return false }
+    var placed = index.summary ?? []
+    if hci.event == HCIEventCode.commandStatus.rawValue {
+      // Command Status shows the command it answers and its Status.
+      guard let status = index.placed.first, status.parameter.name == "Status" else { return false }
+      placed = [status]
+    } else if index.summary == nil {
+      return false
+    }
+    out.append(string: hci.name)
+    if hci.event == HCIEventCode.commandStatus.rawValue, let opcode = hci.opcode {
+      out.append(" (")
+      out.append(string: HCIOpcode(rawValue: opcode).name)
+      out.append(")")
+    }
+    for (position, entry) in placed.enumerated() {
+      guard let value = entry.value(in: bytes) else { continue }
+      out.append(position == 0 ? " " : ", ")
+      out.append(string: entry.parameter.name)
+      out.append(" ")
+      appendShort(value, into: &out)
+    }
+    return true
   }
 
   /// An advertising report event: each report's PDU type, address, RSSI and AD
@@ -121,7 +155,7 @@ enum RecordLine {
     decoded.withPayloadBytes(record) { bytes in
       if let att = decoded.att {
         out.append("ATT ")
-        out.append(string: att.opcode.name)
+        out.append(att.opcode.staticName, else: att.opcode.name)
         if let entries = listEntries(att.parameters) {
           out.append(", ")
           out.appendDecimal(entries)
@@ -129,9 +163,9 @@ enum RecordLine {
         } else if let handle = analyzed.attHandle {
           out.append(" handle ")
           out.appendHex(UInt64(handle), width: 4)
-          if let label = analyzed.attribute?.label {
+          if let label = analyzed.attribute?.labelUTF8 {
             out.append(" (")
-            out.append(string: label)
+            out.append(contentsOf: label)
             out.append(")")
           }
         }

@@ -214,20 +214,20 @@ enum JSONRecord {
     out.append(",\"att\":{\"opcode\":")
     out.appendDecimal(Int(att.opcode.rawValue))
     out.append(",\"name\":")
-    out.appendJSONString(att.opcode.name)
+    if let name = att.opcode.staticName { out.appendJSONString(name) } else { out.appendJSONString(att.opcode.name) }
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
     if let attribute = analyzed.attribute {
-      if let uuid = attribute.uuidText {
+      if let uuid = attribute.uuidUTF8 {
         out.append(",\"uuid\":")
-        out.appendJSONString(uuid)
+        out.appendJSONString(utf8: uuid)
       }
-      if let service = attribute.serviceName {
+      if let service = attribute.serviceNameUTF8 {
         out.append(",\"service\":")
-        out.appendJSONString(service)
+        out.appendJSONString(utf8: service)
       }
-      if let characteristic = attribute.characteristicName {
+      if let characteristic = attribute.characteristicNameUTF8 {
         out.append(",\"characteristic\":")
-        out.appendJSONString(characteristic)
+        out.appendJSONString(utf8: characteristic)
       }
     }
     switch att.parameters {
@@ -325,6 +325,19 @@ enum JSONRecord {
     if microseconds < 0 { out.append(UInt8(ascii: "-")) }
     let magnitude = microseconds.magnitude
     out.appendDecimal(magnitude / 1_000_000)
+    out.append(UInt8(ascii: "."))
+    out.appendDecimal(magnitude % 1_000_000, minimumDigits: 6)
+  }
+
+  /// The same, right-aligned in `width` columns.
+  static func appendSeconds(_ microseconds: Int64, width: Int, into out: inout OutputBuffer) {
+    guard microseconds >= 0 else {
+      let mark = out.count
+      appendSeconds(microseconds, into: &out)
+      return out.padLeft(from: mark, width: width)
+    }
+    let magnitude = microseconds.magnitude
+    out.appendDecimal(magnitude / 1_000_000, width: width - 7)
     out.append(UInt8(ascii: "."))
     out.appendDecimal(magnitude % 1_000_000, minimumDigits: 6)
   }

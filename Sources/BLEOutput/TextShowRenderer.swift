@@ -23,13 +23,15 @@ struct TextShowRenderer: ShowRenderer {
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
     let decoded = analyzed.decoded
-    var mark = out.count
-    out.appendDecimal(record.frame)
-    out.padLeft(from: mark, width: 7)
+    if record.frame >= 0 {
+      out.appendDecimal(UInt64(record.frame), width: 7)
+    } else {
+      let mark = out.count
+      out.appendDecimal(record.frame)
+      out.padLeft(from: mark, width: 7)
+    }
     out.append("  ")
-    mark = out.count
-    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start.unixMicroseconds, into: &out)
-    out.padLeft(from: mark, width: 12)
+    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start.unixMicroseconds, width: 12, into: &out)
     out.append("  ")
     switch record.direction {
     case .sent: out.append("tx ")
@@ -37,14 +39,14 @@ struct TextShowRenderer: ShowRenderer {
     case nil: out.append("-  ")
     }
     out.append("  ")
-    mark = out.count
+    var mark = out.count
     if let adapter = record.adapter {
       out.append("hci")
       out.appendDecimal(Int(adapter))
+      out.padRight(from: mark, width: 7)
     } else {
-      out.append("-")
+      out.append("-      ")
     }
-    out.padRight(from: mark, width: 7)
     out.append("  ")
     mark = out.count
     if let name = decoded.staticTypeName { out.append(name) } else { out.append(string: decoded.typeName) }

@@ -212,7 +212,7 @@ private func hex4(_ value: UInt64) -> FieldValue { .unsigned(value, hexDigits: 4
 
   @Test func codesAndNamesAreUnique() {
     let codes = ATTOpcode.table.map(\.opcode)
-    let names = ATTOpcode.table.map(\.name)
+    let names = ATTOpcode.table.map { "\($0.name)" }
     #expect(Set(codes).count == codes.count)
     #expect(Set(names).count == names.count)
   }

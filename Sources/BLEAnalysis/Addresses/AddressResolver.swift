@@ -47,7 +47,11 @@ public struct IdentityKey: Hashable, Sendable {
 /// the Identity Address Information that follows it on the same link). Any command
 /// can feed it records and ask it about addresses.
 public struct AddressResolver: Sendable {
-  public private(set) var keys: [IdentityKey] = []
+  public private(set) var keys: [IdentityKey] = [] {
+    didSet { version += 1 }
+  }
+  /// Changes whenever `keys` does: what was resolved before may resolve otherwise.
+  public private(set) var version = 0
   /// Resolutions already computed: the index of the key, or nil when none resolves.
   private var cache: [DeviceAddress: Int?] = [:]
   /// An IRK seen on a link whose identity address has not come yet: the key's index.

@@ -156,7 +156,7 @@ public struct AppBuilder {
 
   private mutating func command(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
     guard let opcode = hci.opcode else { return }
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
     var adapter = adapters[record.adapter] ?? Adapter()
     defer { adapters[record.adapter] = adapter }
@@ -220,7 +220,7 @@ public struct AppBuilder {
   }
 
   private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
     switch (hci.event ?? 0, hci.subevent) {
     case (0x0E, _), (0x0F, _):

@@ -60,9 +60,10 @@ public struct GATTCharacteristic: Hashable, Sendable {
 }
 
 /// What one attribute handle is, as far as discovery tells.
-/// Immutable and shared: every record about a handle holds the same instance, so
-/// passing it along costs one reference count, not four strings.
-public final class GATTAttribute: Hashable, Sendable {
+/// Immutable and shared: every record about a handle holds the same instance, unowned,
+/// and its texts are kept as UTF-8 for output. Sendable: nothing changes after init
+/// (the UTF-8 buffers are its own, freed in deinit).
+public final class GATTAttribute: Hashable, @unchecked Sendable {
   public enum Kind: String, Hashable, Sendable {
     case service, include, characteristic, value, descriptor
   }
@@ -87,6 +88,27 @@ public final class GATTAttribute: Hashable, Sendable {
   public let label: String?
   /// The Dissectors/ format of a value or descriptor that has one with fields.
   public let format: DissectorFormat?
+  /// `label`, `uuidText`, `serviceName` and `characteristicName` as UTF-8 in memory the
+  /// attribute owns, for output that copies them on every record without a String.
+  public let labelUTF8: UnsafeRawBufferPointer?
+  public let uuidUTF8: UnsafeRawBufferPointer?
+  public let serviceNameUTF8: UnsafeRawBufferPointer?
+  public let characteristicNameUTF8: UnsafeRawBufferPointer?
+
+  /// A copy of `text`'s UTF-8 that `deinit` frees.
+  private static func utf8(_ text: String?) -> UnsafeRawBufferPointer? {
+    guard let text else { return nil }
+    let bytes = Array(text.utf8)
+    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+    memory.copyBytes(from: bytes)
+    return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<bytes.count])
+  }
+
+  deinit {
+    for text in [labelUTF8, uuidUTF8, serviceNameUTF8, characteristicNameUTF8] {
+      if let base = text?.baseAddress { UnsafeMutableRawPointer(mutating: base).deallocate() }
+    }
+  }
 
   init(
     kind: Kind, uuid: BluetoothUUID?, service: GATTService?, characteristic: GATTCharacteristic? = nil,
@@ -110,6 +132,10 @@ public final class GATTAttribute: Hashable, Sendable {
     }
     let format = uuid.flatMap { kind == .value || kind == .descriptor ? names.format(for: $0) : nil }
     self.format = format?.fields.isEmpty == false ? format : nil
+    labelUTF8 = Self.utf8(label)
+    uuidUTF8 = Self.utf8(uuidText)
+    serviceNameUTF8 = Self.utf8(serviceName)
+    characteristicNameUTF8 = Self.utf8(characteristicName)
   }
 
   public static func == (a: GATTAttribute, b: GATTAttribute) -> Bool {

@@ -48,6 +48,12 @@ public struct GATTTracker {
   private var peerKeys: [Int: GATTServerKey] = [:]
   private var firstResolved: [[UInt8]: DeviceAddress] = [:]
   private var lastServer: (key: GATTServerKey, index: Int)?
+  /// The server the last PDU's connection and side were about, while nothing that
+  /// names servers changed (`namingGeneration`, the resolver's keys): records come in
+  /// runs on one connection, and finding the key again costs more than the PDU.
+  private var lastConnection: (id: Int, hostServer: Bool, generation: Int, resolver: Int, index: Int)?
+  /// Bumped whenever a server's key can come out differently (a local address learned).
+  private var namingGeneration = 0
 
   struct Bearer: Hashable {
     var connection: Int
@@ -87,8 +93,16 @@ public struct GATTTracker {
       if analyzed.decoded.hci?.event == 0x0E { noteLocalAddress(record, analyzed.decoded) }
       return
     }
-    let key = serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver)
-    let index = server(for: key)
+    let index: Int
+    let hostServer = isHostServer(record, att.opcode)
+    if let last = lastConnection, last.id == conn.id, last.hostServer == hostServer,
+      last.generation == namingGeneration, last.resolver == resolver.version
+    {
+      index = last.index
+    } else {
+      index = server(for: serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver))
+      lastConnection = (conn.id, hostServer, namingGeneration, resolver.version, index)
+    }
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
     // `analyzed` changes below, so the payload is reached without borrowing it.
     DecodedRecord.withPayloadBytes(analyzed.decoded.reassembled, record) { bytes in
@@ -125,11 +139,23 @@ public struct GATTTracker {
   // MARK: - Servers
 
   private mutating func noteLocalAddress(_ record: Record, _ decoded: DecodedRecord) {
-    guard decoded.hciParameters.lookup("Command_Opcode")?.value.integer == 0x1009,
-      decoded.hciParameters.lookup("Status")?.value.integer == 0,
-      case .address(let address) = decoded.hciParameters.lookup("BD_ADDR")?.value
+    guard decoded.hciParameters(record).lookup("Command_Opcode")?.value.integer == 0x1009,
+      decoded.hciParameters(record).lookup("Status")?.value.integer == 0,
+      case .address(let address) = decoded.hciParameters(record).lookup("BD_ADDR")?.value
     else { return }
     localAddresses[record.adapter] = address
+    namingGeneration += 1
+  }
+
+  /// Whether the record's PDU is about this host's own server: a response,
+  /// notification or indication it sent, or a request it received.
+  private func isHostServer(_ record: Record, _ opcode: ATTOpcode) -> Bool {
+    let fromServer =
+      switch opcode.kind {
+      case .response, .error, .notification, .indication: true
+      default: false
+      }
+    return fromServer == (record.direction == .sent) && record.direction != nil
   }
 
   /// The server is whoever sends responses, notifications and indications: the peer,
@@ -138,16 +164,10 @@ public struct GATTTracker {
   private mutating func serverKey(
     _ conn: ConnectionRef, record: Record, opcode: ATTOpcode, resolver: inout AddressResolver
   ) -> GATTServerKey {
-    let fromServer =
-      switch opcode.kind {
-      case .response, .error, .notification, .indication: true
-      default: false
-      }
-    let hostSent = record.direction == .sent
     // An unknown address is the one --peer gives, or the one imported database's if there
     // is only one.
     let onlyImported = imported.count == 1 ? imported.keys.first : nil
-    if fromServer == hostSent, record.direction != nil {
+    if isHostServer(record, opcode) {
       let address = localAddresses[record.adapter] ?? onlyImported
       return GATTServerKey(address: address, isLocal: true, adapter: record.adapter)
     }

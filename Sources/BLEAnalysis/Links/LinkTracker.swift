@@ -363,7 +363,7 @@ public struct LinkTracker {
       guard !Self.skippedEvents.contains(event), event != 0x0E, event != 0x0F else { return }
       if event == 0x3E, let subevent = hci.subevent, Self.skippedSubevents.contains(subevent) { return }
     }
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     guard let handleValue = fields.lookup("Connection_Handle")?.value.integer else { return }
     let handle = UInt16(truncatingIfNeeded: handleValue) & 0x0FFF
     let key = LinkKey(adapter: record.adapter, handle: handle)

@@ -89,7 +89,7 @@ public struct TimelineBuilder {
   ]
 
   private mutating func command(_ code: UInt16, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     let opcode = HCIOpcode(rawValue: code)
     switch opcode {
     case _ where Self.leCreateConnection.contains(opcode), .createConnection:
@@ -129,7 +129,7 @@ public struct TimelineBuilder {
   }
 
   private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
     func parameters() -> ConnectionParameters? {
       guard let interval = integer("Connection_Interval"), let timeout = integer("Supervision_Timeout") else {
@@ -219,7 +219,7 @@ public struct TimelineBuilder {
     parameters: ConnectionParameters?
   ) {
     let isLE = hci.event == 0x3E
-    let fields = analyzed.decoded.hciParameters
+    let fields = analyzed.decoded.hciParameters(record)
     var attemptIndex: Int?
     if isLE {
       // Only a central's connection answers a Create Connection.

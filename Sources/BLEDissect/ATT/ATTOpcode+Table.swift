@@ -4,12 +4,12 @@ struct ATTOpcodeRow: Sendable {
   typealias Parse = @Sendable (inout ByteCursor) throws(DecodeError) -> ATTParameters
 
   let opcode: UInt8
-  let name: String
+  let name: StaticString
   let kind: ATTOpcode.Kind
   let length: PDULength
   let parse: Parse
 
-  init(_ opcode: UInt8, _ name: String, _ kind: ATTOpcode.Kind, _ length: PDULength, _ parse: @escaping Parse) {
+  init(_ opcode: UInt8, _ name: StaticString, _ kind: ATTOpcode.Kind, _ length: PDULength, _ parse: @escaping Parse) {
     self.opcode = opcode
     self.name = name
     self.kind = kind
@@ -121,6 +121,9 @@ extension ATTOpcode {
       .multipleHandleValue(c.readRemainingRange())
     },
   ]
+
+  /// The rows' names as Strings, made once.
+  static let names: [String] = table.map { "\($0.name)" }
 
   /// Opcode → index into `table`, -1 for unknown opcodes (no hashing per PDU).
   static let rowIndex: [Int16] = {

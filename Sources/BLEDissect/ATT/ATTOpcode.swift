@@ -94,8 +94,8 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let signedWriteCommand = Self(rawValue: 0xD2)
 
   /// Where a known opcode's row is in the table. `name` and `kind` read one field of
-  /// the row there: copying the whole row would retain its name and parser.
-  private var position: Int? {
+  /// the row there: copying the whole row would retain its parser.
+  var position: Int? {
     let index = Self.rowIndex[Int(rawValue)]
     return index < 0 ? nil : Int(index)
   }
@@ -107,7 +107,10 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public var isKnown: Bool { position != nil }
 
   /// The spec name (`Exchange MTU Request`), or `Unknown (0x7f)`.
-  public var name: String { position.map { Self.table[$0].name } ?? "Unknown (0x" + hex(rawValue) + ")" }
+  public var name: String { position.map { Self.names[$0] } ?? "Unknown (0x" + hex(rawValue) + ")" }
+
+  /// The spec name of a known opcode, for output that appends it without a String.
+  public var staticName: StaticString? { position.map { Self.table[$0].name } }
 
   public var description: String { name }
 

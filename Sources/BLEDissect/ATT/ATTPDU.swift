@@ -41,7 +41,7 @@ public struct ATTPDU: Hashable, Sendable {
     let opcode = ATTOpcode(rawValue: try c.readUInt8())
     let start = c.offset
     let count = c.remaining
-    guard let row = opcode.row else {
+    guard let position = opcode.position else {
       diagnostics.append(
         Diagnostic(
           id: "att.opcode.unknown", severity: .info,
@@ -51,8 +51,8 @@ public struct ATTPDU: Hashable, Sendable {
     // The same parameters again, for the checks that need their bytes.
     var probe = c
     guard
-      let parameters = row.length.parse(
-        row.name, &c, lengthID: "att.length.invalid", diagnostics: &diagnostics, row.parse)
+      let parameters = ATTOpcode.table[position].length.parse(
+        opcode.name, &c, lengthID: "att.length.invalid", diagnostics: &diagnostics, ATTOpcode.table[position].parse)
     else {
       return ATTPDU(opcode: opcode, parameters: .malformed(ByteRange(start: start, count: count)))
     }

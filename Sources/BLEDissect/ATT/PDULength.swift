@@ -37,13 +37,13 @@ public enum PDULength: Hashable, Sendable {
   /// are reported under `lengthID` and belong to no field). Nil when the parameters are
   /// too short or cannot be read, with a diagnostic: the caller keeps them as malformed.
   func parse<Parameters>(
-    _ name: String, _ c: inout ByteCursor, lengthID: String, diagnostics: inout [Diagnostic],
+    _ name: @autoclosure () -> String, _ c: inout ByteCursor, lengthID: String, diagnostics: inout [Diagnostic],
     _ parse: (inout ByteCursor) throws(DecodeError) -> Parameters
   ) -> Parameters? {
     defer { _ = c.readRemainingRange() }
     let count = c.remaining
     if !allows(count) {
-      diagnostics.append(Diagnostic(id: lengthID, severity: .warning, violation(name, count: count)))
+      diagnostics.append(Diagnostic(id: lengthID, severity: .warning, violation(name(), count: count)))
       if count < minimum { return nil }
     }
     do throws(DecodeError) {

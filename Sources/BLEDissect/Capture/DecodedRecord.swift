@@ -65,10 +65,25 @@ public struct DecodedRecord: Sendable {
     set { extras.smp = newValue }
   }
 
-  /// The parameters of an HCI command or event, decoded as far as the bytes go.
-  public var hciParameters: [Field] {
+  /// The parameters of an HCI command or event that the decoder decoded into fields:
+  /// those whose layout it could not check without them. `hciParameters(_:)` gives
+  /// every record's.
+  var storedHCIParameters: [Field] {
     get { extrasID == 0 ? [] : extras.hciParameters }
     set { extras.hciParameters = newValue }
+  }
+
+  /// The parameters of an HCI command or event, decoded as far as the bytes go: built
+  /// now unless the decoder kept them. `record` is the record this one was decoded from.
+  public func hciParameters(_ record: Record) -> [Field] {
+    guard let hci, hci.type == .command || hci.type == .event else { return [] }
+    if extrasID != 0 {
+      let stored = extras.hciParameters
+      if !stored.isEmpty { return stored }
+    }
+    var fields: [Field] = []
+    _ = RecordDecoder.decodeParameters(record, hci, into: &fields)
+    return fields
   }
 
   public var diagnostics: [Diagnostic] {

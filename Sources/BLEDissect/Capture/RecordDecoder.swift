@@ -71,25 +71,56 @@ public struct RecordDecoder {
       decodeACL(record, acl, fragment: UnsafeRawBufferPointer(rebasing: raw[payloadStart...]), into: &decoded)
       return
     }
-    if let hci = decoded.hci, type == .command || type == .event {
-      let error = Self.decodeParameters(record, hci, into: &decoded.hciParameters)
+    // Parameters that fill their layout exactly need no field tree to be checked: it
+    // is built when something asks for it (`hciParameters(_:)`).
+    if let hci = decoded.hci, type == .command || type == .event, !Self.parametersFit(record, hci) {
+      var fields: [Field] = []
+      let error = Self.decodeParameters(record, hci, into: &fields)
+      if !fields.isEmpty { decoded.storedHCIParameters = fields }
       // A record cut by its source ends early by design; that is not malformed.
       if !record.isCutBySource {
-        decoded.add(HCIParameters.diagnostics(error: error, fields: decoded.hciParameters))
+        decoded.add(HCIParameters.diagnostics(error: error, fields: fields))
       }
     }
     if decoded.hci?.event == HCIEventCode.leMeta.rawValue, let subevent = decoded.hci?.subevent,
       AdvertisingDecoder.subevents.contains(subevent)
     {
-      advertising.decode(record, subevent: subevent, parameters: decoded.hciParameters, into: &decoded)
+      advertising.decode(record, subevent: subevent, parameters: decoded.hciParameters(record), into: &decoded)
     }
     if decoded.hci?.event == HCIEventCode.disconnectionComplete.rawValue {
-      forgetDisconnected(decoded.hciParameters, adapter: record.adapter)
+      forgetDisconnected(decoded.hciParameters(record), adapter: record.adapter)
     }
   }
 
+  /// The octets of a command's or event's parameters after its header (and after the
+  /// Subevent_Code of an LE Meta event), and the layout index that describes them.
+  public static func parameterLayout(
+    _ record: Record, _ hci: HCILayer
+  ) -> (UnsafeRawBufferPointer, HCILayoutIndex)? {
+    let headerSize: Int
+    let index: HCILayoutIndex?
+    switch hci.type {
+    case .command:
+      headerSize = 3
+      index = HCIParameters.layoutIndex(command: hci.opcode ?? 0)
+    case .event:
+      let event = hci.event ?? 0
+      headerSize = event == HCIEventCode.leMeta.rawValue ? 3 : 2
+      index = HCIParameters.layoutIndex(event: event, subevent: hci.subevent)
+    default: return nil
+    }
+    guard let index, record.bytes.count >= headerSize else { return nil }
+    return (UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(record.bytes)[headerSize...]), index)
+  }
+
+  /// Whether the parameters fill their layout exactly (see `HCILayoutIndex.fits`).
+  public static func parametersFit(_ record: Record, _ hci: HCILayer) -> Bool {
+    guard !record.isCutBySource, let (bytes, index) = parameterLayout(record, hci) else { return false }
+    return index.fits(bytes)
+  }
+
   /// The parameters of an HCI command or event, decoded as far as the bytes go.
-  private static func decodeParameters(_ record: Record, _ hci: HCILayer, into fields: inout [Field]) -> DecodeError? {
+  static func decodeParameters(_ record: Record, _ hci: HCILayer, into fields: inout [Field]) -> DecodeError? {
     let headerSize: Int
     switch hci.type {
     case .command: headerSize = 3

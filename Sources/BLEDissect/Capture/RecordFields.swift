@@ -32,7 +32,7 @@ extension DecodedRecord {
         } else {
           code = Field("HCI Command", .code(UInt64(hci.opcode ?? 0), hexDigits: 4, name: hci.name))
         }
-        code.children = hciParameters
+        code.children = hciParameters(record)
         tree.append(code)
       default:
         tree.append(Field("HCI Packet Type", .code(UInt64(hci.type.rawValue), hexDigits: 2, name: hci.type.name)))

@@ -23,7 +23,7 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
 
   /// The spec's name: `Disconnection Complete`, `Vendor Specific`, `Unknown (0x5a)`.
   public var name: String {
-    HCIEventTable.eventNames[rawValue] ?? "Unknown (0x" + hex(rawValue) + ")"
+    HCIEventTable.eventNames[Int(rawValue)] ?? "Unknown (0x" + hex(rawValue) + ")"
   }
 }
 
@@ -52,6 +52,6 @@ public struct LESubeventCode: RawRepresentable, Hashable, Sendable {
 
   /// The spec's name: `LE Connection Complete`, `Unknown (0x36)`.
   public var name: String {
-    HCIEventTable.subeventNames[rawValue] ?? "Unknown (0x" + hex(rawValue) + ")"
+    HCIEventTable.subeventNames[Int(rawValue)] ?? "Unknown (0x" + hex(rawValue) + ")"
   }
 }

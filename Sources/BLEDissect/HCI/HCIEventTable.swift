@@ -39,9 +39,16 @@ enum HCIEventTable {
     events.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
   static let subeventsByCode: [UInt8: HCIEventRow] = Dictionary(
     leSubevents.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
-  /// Names by code, for the hot path (`HCIEventCode.name`, `LESubeventCode.name`).
-  static let eventNames: [UInt8: String] = eventsByCode.mapValues(\.name)
-  static let subeventNames: [UInt8: String] = subeventsByCode.mapValues(\.name)
+  /// Names by code, for the hot path (`HCIEventCode.name`, `LESubeventCode.name`):
+  /// indexed, not hashed.
+  static let eventNames: [String?] = names(events)
+  static let subeventNames: [String?] = names(leSubevents)
+
+  private static func names(_ rows: [HCIEventRow]) -> [String?] {
+    var names = [String?](repeating: nil, count: 256)
+    for row in rows where names[Int(row.code)] == nil { names[Int(row.code)] = row.name }
+    return names
+  }
 
   private static let inquiryResponse: [HCIParameter] = [
     .address("BD_ADDR"), .enumeration("Page_Scan_Repetition_Mode", N.pageScanRepetitionMode),

@@ -159,49 +159,13 @@ extension HCIParameter {
   private func decode(
     _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues
   ) throws(DecodeError) {
+    if isScalar {
+      let (value, counted) = try scalarValue(&c)
+      if let counted { values[name] = counted }
+      fields.append(Field(name, value))
+      return
+    }
     switch self {
-    case .uint8(let name): try unsigned(name, 1, hexDigits: 0, &c, &fields, &values)
-    case .uint16(let name): try unsigned(name, 2, hexDigits: 0, &c, &fields, &values)
-    case .uint24(let name): try unsigned(name, 3, hexDigits: 0, &c, &fields, &values)
-    case .uint32(let name): try unsigned(name, 4, hexDigits: 0, &c, &fields, &values)
-    case .hex8(let name): try unsigned(name, 1, hexDigits: 2, &c, &fields, &values)
-    case .hex16(let name), .handle(let name): try unsigned(name, 2, hexDigits: 4, &c, &fields, &values)
-    case .hex24(let name): try unsigned(name, 3, hexDigits: 6, &c, &fields, &values)
-    case .hex32(let name): try unsigned(name, 4, hexDigits: 8, &c, &fields, &values)
-    case .hex64(let name): try unsigned(name, 8, hexDigits: 16, &c, &fields, &values)
-    case .int8(let name):
-      fields.append(Field(name, .signed(Int64(try c.readInt8()))))
-    case .int16(let name):
-      fields.append(Field(name, .signed(Int64(Int16(bitPattern: try c.readUInt16())))))
-    case .address(let name):
-      fields.append(Field(name, .address(try c.readAddress())))
-    case .addressType(let name):
-      try code(name, 1, HCIValueNames.addressType, &c, &fields, &values)
-    case .status:
-      let value = try c.readUInt8()
-      values["Status"] = UInt64(value)
-      fields.append(Field("Status", .code(UInt64(value), hexDigits: 2, name: HCIStatusCode(rawValue: value).name)))
-    case .reason(let name):
-      let value = try c.readUInt8()
-      values[name] = UInt64(value)
-      fields.append(Field(name, .code(UInt64(value), hexDigits: 2, name: HCIStatusCode(rawValue: value).name)))
-    case .opcode(let name):
-      let value = try c.readUInt16()
-      values[name] = UInt64(value)
-      fields.append(Field(name, .code(UInt64(value), hexDigits: 4, name: HCIOpcode(rawValue: value).name)))
-    case .interval(let name, let unit, let bytes):
-      let raw = try Self.read(bytes, &c)
-      values[name] = raw
-      fields.append(
-        Field(name, .measure(raw, hexDigits: bytes * 2, value: Double(raw) * unit.scale, unit: unit.unit)))
-    case .txPower(let name), .rssi(let name):
-      let raw = try c.readUInt8()
-      if raw == 0x7F {
-        fields.append(Field(name, .code(0x7F, hexDigits: 2, name: "Not available")))
-      } else {
-        let dBm = Double(Int8(bitPattern: raw))
-        fields.append(Field(name, .measure(UInt64(raw), hexDigits: 2, value: dBm, unit: "dBm")))
-      }
     case .bytes(let name, let count):
       fields.append(Field(name, .bytes(try c.readBytes(count))))
     case .text(let name, let count):
@@ -236,8 +200,6 @@ extension HCIParameter {
         // Every element takes at least one octet in the tables; stop if one did not.
         if c.offset == start { break }
       }
-    case .enumeration(let name, let bytes, let names):
-      try code(name, bytes, names, &c, &fields, &values)
     case .flags(let name, let bytes, let bits):
       let raw = try Self.read(bytes, &c)
       values[name] = raw
@@ -246,26 +208,60 @@ extension HCIParameter {
         set.append(bit < bits.count && !bits[bit].isEmpty ? bits[bit] : "Bit \(bit)")
       }
       fields.append(Field(name, .flags(raw, hexDigits: bytes * 2, names: set)))
+    default:
+      break
+    }
+  }
+
+  /// The value of a scalar parameter (`isScalar`), and the integer that later
+  /// parameters may count by, when the parameter is one they can.
+  public func scalarValue(_ c: inout ByteCursor) throws(DecodeError) -> (FieldValue, counted: UInt64?) {
+    switch self {
+    case .uint8: return try unsigned(1, hexDigits: 0, &c)
+    case .uint16: return try unsigned(2, hexDigits: 0, &c)
+    case .uint24: return try unsigned(3, hexDigits: 0, &c)
+    case .uint32: return try unsigned(4, hexDigits: 0, &c)
+    case .hex8: return try unsigned(1, hexDigits: 2, &c)
+    case .hex16, .handle: return try unsigned(2, hexDigits: 4, &c)
+    case .hex24: return try unsigned(3, hexDigits: 6, &c)
+    case .hex32: return try unsigned(4, hexDigits: 8, &c)
+    case .hex64: return try unsigned(8, hexDigits: 16, &c)
+    case .int8: return (.signed(Int64(try c.readInt8())), nil)
+    case .int16: return (.signed(Int64(Int16(bitPattern: try c.readUInt16()))), nil)
+    case .address: return (.address(try c.readAddress()), nil)
+    case .addressType: return try code(1, HCIValueNames.addressType, &c)
+    case .status, .reason:
+      let value = try c.readUInt8()
+      return (.code(UInt64(value), hexDigits: 2, name: HCIStatusCode(rawValue: value).name), UInt64(value))
+    case .opcode:
+      let value = try c.readUInt16()
+      return (.code(UInt64(value), hexDigits: 4, name: HCIOpcode(rawValue: value).name), UInt64(value))
+    case .interval(_, let unit, let bytes):
+      let raw = try Self.read(bytes, &c)
+      return (.measure(raw, hexDigits: bytes * 2, value: Double(raw) * unit.scale, unit: unit.unit), raw)
+    case .txPower, .rssi:
+      let raw = try c.readUInt8()
+      if raw == 0x7F { return (.code(0x7F, hexDigits: 2, name: "Not available"), nil) }
+      return (.measure(UInt64(raw), hexDigits: 2, value: Double(Int8(bitPattern: raw)), unit: "dBm"), nil)
+    case .enumeration(_, let bytes, let names): return try code(bytes, names, &c)
+    case .bytes, .text, .lengthPrefixed, .rest, .repeated, .flags:
+      preconditionFailure("\(name) is not a scalar parameter")
     }
   }
 
   private func unsigned(
-    _ name: String, _ bytes: Int, hexDigits: Int, _ c: inout ByteCursor, _ fields: inout [Field],
-    _ values: inout ParameterValues
-  ) throws(DecodeError) {
+    _ bytes: Int, hexDigits: Int, _ c: inout ByteCursor
+  ) throws(DecodeError) -> (FieldValue, counted: UInt64?) {
     let raw = try Self.read(bytes, &c)
-    values[name] = raw
-    fields.append(Field(name, .unsigned(raw, hexDigits: hexDigits)))
+    return (.unsigned(raw, hexDigits: hexDigits), raw)
   }
 
   private func code(
-    _ name: String, _ bytes: Int, _ names: [UInt64: String], _ c: inout ByteCursor, _ fields: inout [Field],
-    _ values: inout ParameterValues
-  ) throws(DecodeError) {
+    _ bytes: Int, _ names: [UInt64: String], _ c: inout ByteCursor
+  ) throws(DecodeError) -> (FieldValue, counted: UInt64?) {
     let raw = try Self.read(bytes, &c)
-    values[name] = raw
     let text = names[raw] ?? "Unknown (0x" + hexString(raw, digits: bytes * 2) + ")"
-    fields.append(Field(name, .code(raw, hexDigits: bytes * 2, name: text)))
+    return (.code(raw, hexDigits: bytes * 2, name: text), raw)
   }
 
   /// Reads a little-endian unsigned number of 1 to 8 octets.

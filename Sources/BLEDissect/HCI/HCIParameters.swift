@@ -137,6 +137,38 @@ public enum HCIParameters {
     return diagnostics
   }
 
+  // MARK: - Layout indexes
+
+  /// The layout index of the parameters of an event (`subevent` for LE Meta: the
+  /// subevent's parameters, after Subevent_Code), or a command. Nil where only decoding
+  /// tells: Command Complete (its return parameters depend on the command), vendor and
+  /// unknown codes.
+  public static func layoutIndex(event: UInt8, subevent: UInt8?) -> HCILayoutIndex? {
+    if event == HCIEventCode.leMeta.rawValue {
+      guard let subevent else { return nil }
+      return subeventIndexes[Int(subevent)]
+    }
+    return eventIndexes[Int(event)]
+  }
+
+  public static func layoutIndex(command opcode: UInt16) -> HCILayoutIndex? { commandIndexes[opcode] }
+
+  private static let eventIndexes: [HCILayoutIndex?] = indexes(HCIEventTable.events) {
+    $0.code == HCIEventCode.commandComplete.rawValue || $0.code == HCIEventCode.leMeta.rawValue
+  }
+  private static let subeventIndexes: [HCILayoutIndex?] = indexes(HCIEventTable.leSubevents) { _ in false }
+  private static let commandIndexes: [UInt16: HCILayoutIndex] = HCICommandTable.byOpcode.compactMapValues { row in
+    row.parameters.map { HCILayoutIndex($0, summary: row.summary) }
+  }
+
+  private static func indexes(_ rows: [HCIEventRow], skip: (HCIEventRow) -> Bool) -> [HCILayoutIndex?] {
+    var result = [HCILayoutIndex?](repeating: nil, count: 256)
+    for row in rows where !skip(row) && result[Int(row.code)] == nil {
+      if let parameters = row.parameters { result[Int(row.code)] = HCILayoutIndex(parameters, summary: row.summary) }
+    }
+    return result
+  }
+
   // MARK: - Internals
 
   private static let raw: [HCIParameter] = [.rest("Parameters")]
