@@ -6,7 +6,9 @@ import CBluetooth
 
 /// Reads the Linux HCI monitor channel, the live source `btmon` reads: every HCI packet of
 /// every adapter, plus New Index, System Note and control records, as the same `Record`s
-/// the btsnoop 2001 reader makes. Timestamps are the kernel's (SO_TIMESTAMP).
+/// the btsnoop 2001 reader makes. Timestamps are the kernel's (SO_TIMESTAMP). Records the
+/// kernel dropped because the receive buffer was full are counted (`MonitorDrops`) and
+/// given to the record after the gap as `droppedBefore`.
 ///
 /// Each datagram is one record (FORMATS.md §2), header little-endian:
 ///
@@ -35,10 +37,19 @@ public final class MonitorSocketReader: RecordSource {
   public private(set) var damage: CaptureDamage?
   /// Records that came without a kernel timestamp and got the current time instead.
   public private(set) var withoutKernelTimestamp = 0
+  /// The kernel's drop count, and where each gap lies.
+  public private(set) var drops = MonitorDrops()
+  /// The receive buffer the kernel granted, in bytes (0 when it was not raised).
+  public private(set) var bufferSize = 0
+  /// Drops placed before a record that the adapter filter then left out.
+  private var carriedDrops = 0
 
   /// Opens the monitor channel: `socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)` bound to
-  /// `HCI_DEV_NONE` on `HCI_CHANNEL_MONITOR`, which needs CAP_NET_RAW.
-  public static func open(adapter: UInt16?, control: LiveControl) throws(LiveError) -> MonitorSocketReader {
+  /// `HCI_DEV_NONE` on `HCI_CHANNEL_MONITOR`, which needs CAP_NET_RAW, with a receive
+  /// buffer of `bufferSize` bytes.
+  public static func open(
+    adapter: UInt16?, control: LiveControl, bufferSize: Int = MonitorDrops.defaultBufferSize
+  ) throws(LiveError) -> MonitorSocketReader {
     let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
     guard descriptor >= 0 else { throw socketError("open HCI monitor") }
     var address = sockaddr_hci(
@@ -56,7 +67,9 @@ public final class MonitorSocketReader: RecordSource {
       close(descriptor)
       throw error
     }
-    return MonitorSocketReader(descriptor: descriptor, adapter: adapter, control: control, ownsDescriptor: true)
+    let reader = MonitorSocketReader(descriptor: descriptor, adapter: adapter, control: control, ownsDescriptor: true)
+    reader.bufferSize = reader.drops.configure(descriptor, bufferSize: bufferSize)
+    return reader
   }
 
   /// The error of a failed socket(AF_BLUETOOTH) or bind, from errno.
@@ -118,8 +131,16 @@ public final class MonitorSocketReader: RecordSource {
       if count == 0 { return nil }
       let offset = received
       received += count
-      let timestamp = kernelTimestamp(message) ?? currentTime()
-      if let record = record(length: count, timestamp: timestamp, offset: offset) { return record }
+      let (kernelTime, overflowCount) = controlMessages(message)
+      let timestamp = kernelTime ?? currentTime()
+      carriedDrops += drops.afterReceive(
+        overflowCount: overflowCount, timestamp: timestamp.unixMicroseconds,
+        counter: { MonitorDrops.kernelDrops(descriptor) }, now: { Self.currentMicroseconds() })
+      if var record = record(length: count, timestamp: timestamp, offset: offset) {
+        record.droppedBefore = carriedDrops
+        carriedDrops = 0
+        return record
+      }
     }
     return nil
   }
@@ -149,16 +170,19 @@ public final class MonitorSocketReader: RecordSource {
     return record
   }
 
-  /// The SCM_TIMESTAMP control message of `message`, if there is one.
+  /// The SCM_TIMESTAMP and SO_RXQ_OVFL (a u32, the drops so far) control messages of
+  /// `message`, those there are.
   ///
   ///     0            8       12      16
   ///     +------------+-------+-------+---------------------+
   ///     | cmsg_len   | level | type  | struct timeval      |
   ///     +------------+-------+-------+---------------------+
-  private func kernelTimestamp(_ message: msghdr) -> Timestamp? {
+  private func controlMessages(_ message: msghdr) -> (Timestamp?, UInt32?) {
     let headerSize = MemoryLayout<cmsghdr>.size
     let base = UnsafeRawPointer(controlStorage.baseAddress!)
     var offset = 0
+    var timestamp: Timestamp?
+    var overflowCount: UInt32?
     while offset + headerSize <= Int(message.msg_controllen) {
       let header = base.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
       let length = Int(header.cmsg_len)
@@ -167,12 +191,30 @@ public final class MonitorSocketReader: RecordSource {
         length >= headerSize + MemoryLayout<timeval>.size
       {
         let value = base.loadUnaligned(fromByteOffset: offset + headerSize, as: timeval.self)
-        return Timestamp(seconds: Int64(value.tv_sec), fraction: Int64(value.tv_usec), unitsPerSecond: 1_000_000)
+        timestamp = Timestamp(seconds: Int64(value.tv_sec), fraction: Int64(value.tv_usec), unitsPerSecond: 1_000_000)
+      } else if header.cmsg_level == SOL_SOCKET, header.cmsg_type == MonitorDrops.queueOverflow,
+        length >= headerSize + MemoryLayout<UInt32>.size
+      {
+        overflowCount = base.loadUnaligned(fromByteOffset: offset + headerSize, as: UInt32.self)
       }
       // CMSG_NXTHDR: lengths are rounded up to the alignment of size_t.
       offset += (length + MemoryLayout<Int>.size - 1) & ~(MemoryLayout<Int>.size - 1)
     }
-    return nil
+    return (timestamp, overflowCount)
+  }
+
+  /// Drops the kernel counted after the last record read, which no record carries: read
+  /// once, when the capture ends.
+  public func finishDrops() -> Int {
+    let descriptor = descriptor
+    return carriedDrops + drops.finish(counter: { MonitorDrops.kernelDrops(descriptor) })
+  }
+
+  /// CLOCK_REALTIME in µs since the Unix epoch, the clock of the kernel's timestamps.
+  static func currentMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
   }
 
   private func currentTime() -> Timestamp {
