@@ -239,15 +239,7 @@ enum TimelineText {
     out.append("Adapter ")
     out.append(event.adapter.map { "hci\($0)" } ?? "-")
     out.append("  ")
-    let mark = out.count
-    out.append("+")
-    out.append(fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
-    out.padRight(from: mark, width: 13)
-    out.append(" #")
-    let frameMark = out.count
-    out.appendDecimal(event.at.frame)
-    out.padRight(from: frameMark, width: 7)
-    out.append(" ")
+    appendWhen(event.at, start: start, into: &out)
     out.append(event.kind.rawValue)
     if !event.endedConnections.isEmpty {
       out.append(": connection")
@@ -256,6 +248,19 @@ enum TimelineText {
       out.append(" ended")
     }
     out.append("\n")
+  }
+
+  /// `+3.624671     #105    `: the time from the capture's start and the frame, in columns.
+  static func appendWhen(_ at: FrameTime, start: Int64, into out: inout OutputBuffer) {
+    let mark = out.count
+    out.append("+")
+    out.append(fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
+    out.padRight(from: mark, width: 13)
+    out.append(" #")
+    let frameMark = out.count
+    out.appendDecimal(at.frame)
+    out.padRight(from: frameMark, width: 7)
+    out.append(" ")
   }
 
   static func appendConnection(_ c: ConnectionTimeline, start: Int64, verbose: Bool, into out: inout OutputBuffer) {
@@ -277,15 +282,7 @@ enum TimelineText {
     out.append("\n")
     for event in c.events(transactions: verbose) {
       out.append("  ")
-      let mark = out.count
-      out.append("+")
-      out.append(fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
-      out.padRight(from: mark, width: 13)
-      out.append(" #")
-      let frameMark = out.count
-      out.appendDecimal(event.at.frame)
-      out.padRight(from: frameMark, width: 7)
-      out.append(" ")
+      appendWhen(event.at, start: start, into: &out)
       out.append(event.text)
       out.append("\n")
     }

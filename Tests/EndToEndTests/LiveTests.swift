@@ -476,15 +476,8 @@ struct LiveEndTests {
   /// second) that is still open when live stops gets a line saying so, as show marks it.
   @Test(arguments: [("text", "# #"), ("ndjson", "{\"type\":\"outcome\",\"request_frame\":")])
   func requestOpenAtTheEndIsUnanswered(format: String, prefix: String) throws {
-    let pieces = try CapturePieces(sample: "hr-sensor.btsnoop")
-    let requests = showLines("Samples/hr-sensor.btsnoop").enumerated().filter {
-      $0.element.contains("\"response_frame\"")
-    }
-    let request = try #require(requests.last).offset
-    let file = Paths.scratchFile("open-request.btsnoop")
+    let (file, request) = try Self.captureEndingWithARequest("open-request.btsnoop")
     defer { try? FileManager.default.removeItem(at: file) }
-    // Every record up to the request, none after: its answer never comes.
-    try pieces.bytes(0..<(request + 1)).write(to: file)
     let child = try LiveChild(["--follow", file.path, "--format", format])
     let shownLines = format == "text" ? request + 3 : request + 1
     #expect(child.waitForLines(shownLines, timeout: 20), "the records did not show: \(child.stderr)")
@@ -507,14 +500,8 @@ struct LiveEndTests {
   /// A JSON document waits for every answer: the request open at the end carries its
   /// outcome itself, as in show.
   @Test func jsonDocumentRequestOpenAtTheEnd() throws {
-    let pieces = try CapturePieces(sample: "hr-sensor.btsnoop")
-    let requests = showLines("Samples/hr-sensor.btsnoop").enumerated().filter {
-      $0.element.contains("\"response_frame\"")
-    }
-    let request = try #require(requests.last).offset
-    let file = Paths.scratchFile("open-request-json.btsnoop")
+    let (file, request) = try Self.captureEndingWithARequest("open-request-json.btsnoop")
     defer { try? FileManager.default.removeItem(at: file) }
-    try pieces.bytes(0..<(request + 1)).write(to: file)
     let child = try LiveChild(["--follow", file.path, "--format", "json"])
     usleep(1_500_000)
     #expect(child.interrupt() == 0)
@@ -522,6 +509,19 @@ struct LiveEndTests {
     #expect(shown.status == 0)
     #expect(Self.unansweredFrames(child.stdout) == [request + 1], "\(child.stdout.suffix(600))")
     #expect(Self.unansweredFrames(shown.stdout) == [request + 1])
+  }
+
+  /// A scratch file holding hr-sensor's records up to its last request, none after: its
+  /// answer never comes. Returns the file and the request's index (its frame less one).
+  static func captureEndingWithARequest(_ name: String) throws -> (URL, Int) {
+    let pieces = try CapturePieces(sample: "hr-sensor.btsnoop")
+    let requests = showLines("Samples/hr-sensor.btsnoop").enumerated().filter {
+      $0.element.contains("\"response_frame\"")
+    }
+    let request = try #require(requests.last).offset
+    let file = Paths.scratchFile(name)
+    try pieces.bytes(0..<(request + 1)).write(to: file)
+    return (file, request)
   }
 
   /// The frames of a `show`/`live` JSON document whose `att.outcome` is `unanswered`.
