@@ -95,6 +95,8 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
   public static let scoRXPacket = Self(rawValue: 7)
   /// SYSTEM_NOTE
   public static let systemNote = Self(rawValue: 12)
+  /// USER_LOGGING
+  public static let userLogging = Self(rawValue: 13)
   /// ISO_TX_PKT
   public static let isoTXPacket = Self(rawValue: 18)
   /// ISO_RX_PKT

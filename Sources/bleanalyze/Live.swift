@@ -28,7 +28,8 @@ struct Live: ParsableCommand {
       Once the source is open, a line on stderr says so (`bleanalyze: capturing on …`), for \
       scripts. The monitor socket's receive buffer is raised to --buffer-size; records the \
       kernel still drops are counted: a capture.dropped diagnostic on the record after the \
-      gap, and the total in the summary line.
+      gap, and the total in the summary line. The -w file only ever gets whole records, so it \
+      stays readable even when the process is killed.
 
       SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed, the -w file is \
       closed, text ends with the summary line, and the exit status is 0. A request shown \
@@ -66,7 +67,7 @@ struct Live: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The monitor socket's receive buffer in bytes (default 8 MiB; the kernel caps it at net.core.rmem_max without CAP_NET_ADMIN).",
+      "The monitor socket's receive buffer in bytes (8 MiB; without CAP_NET_ADMIN the kernel caps it at net.core.rmem_max).",
       valueName: "bytes"))
   var bufferSize: Int = MonitorDrops.defaultBufferSize
 

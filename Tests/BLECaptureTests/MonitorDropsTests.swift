@@ -14,8 +14,9 @@ import Testing
     drops.start(counter: 4)
     var counter = 4
     var clock: Int64 = 0
+    var queued = 1
     func receive(_ timestamp: Int64) -> Int {
-      drops.afterReceive(overflowCount: nil, timestamp: timestamp, counter: { counter }, now: { clock })
+      drops.afterReceive(overflowCount: nil, timestamp: timestamp, counter: { (counter, queued) }, now: { clock })
     }
     clock = 150
     #expect(receive(100) == 0)
@@ -30,15 +31,42 @@ import Testing
     #expect(receive(1_200) == 0)
     // Two more after the last record: only the count at the end can tell.
     counter = 11
-    #expect(drops.finish(counter: { counter }) == 2)
+    #expect(drops.finish(counter: { (counter, 0) }) == 2)
     #expect(drops.total == 11)
+  }
+
+  /// A User Logging record is stamped when it is read: its time says nothing about the
+  /// gap, so the next record stamped when it was queued carries the drops, or the first
+  /// record read after a check found the queue empty.
+  @Test func recordsStampedOnReadDoNotCarryDropsUntilTheQueueDrained() {
+    var drops = MonitorDrops()
+    drops.start(counter: 0)
+    var counter = 0
+    var queued = 5
+    func receive(_ timestamp: Int64, onRead: Bool = false) -> Int {
+      drops.afterReceive(
+        overflowCount: nil, timestamp: timestamp, stampedOnRead: onRead, counter: { (counter, queued) },
+        now: { 1_000 })
+    }
+    counter = 3
+    #expect(receive(100) == 0)
+    #expect(receive(1_500, onRead: true) == 0)
+    #expect(receive(1_600) == 3)
+    // Again, with read-stamped records only: they wait until the queue was seen empty.
+    counter = 5
+    #expect(receive(1_700, onRead: true) == 0)
+    #expect(receive(1_800, onRead: true) == 0)
+    queued = 0
+    #expect(receive(1_900, onRead: true) == 0)
+    queued = 1
+    #expect(receive(2_000, onRead: true) == 2)
   }
 
   /// A kernel that sends SO_RXQ_OVFL with each record gives the exact place.
   @Test func overflowControlMessageIsExact() {
     var drops = MonitorDrops()
     drops.start(counter: 0)
-    let never: () -> Int? = {
+    let never: () -> (drops: Int, queued: Int)? = {
       Issue.record("SO_MEMINFO read although the control message came")
       return nil
     }
@@ -53,8 +81,8 @@ import Testing
     var drops = MonitorDrops()
     drops.start(counter: nil)
     #expect(!drops.counting)
-    #expect(drops.afterReceive(overflowCount: nil, timestamp: 1, counter: { 50 }, now: { 0 }) == 0)
-    #expect(drops.finish(counter: { 60 }) == 0)
+    #expect(drops.afterReceive(overflowCount: nil, timestamp: 1, counter: { (50, 0) }, now: { 0 }) == 0)
+    #expect(drops.finish(counter: { (60, 0) }) == 0)
   }
 
   /// `droppedBefore` survives btsnoop (cumulative drops) and pcapng (epb_dropcount) -w

@@ -11,13 +11,16 @@
 /// `hci_sock_recvmsg` only adds the timestamp), so it is read with SO_MEMINFO after each
 /// record. Records queued before a check that finds new drops were queued before the gap,
 /// so the gap is placed before the first record the kernel stamped after that check.
+/// System Notes and User Logging records are stamped when they are read, not when they
+/// are queued (`stampedOnRead`), so their time tells nothing; but once a check finds the
+/// queue empty, whatever is read next was queued after the gap, whatever its stamp.
 /// Should a kernel send the SO_RXQ_OVFL control message, its count is used as it is.
 public struct MonitorDrops: Sendable {
   /// SOL_SOCKET options from asm-generic/socket.h (glibc's headers leave some out).
   static let receiveBuffer: Int32 = 8
   static let receiveBufferForce: Int32 = 33
   static let queueOverflow: Int32 = 40
-  static let memoryInfo: Int32 = 55
+  static let memoryInfoOption: Int32 = 55
   /// SK_MEMINFO_DROPS: the index of the drop counter in SO_MEMINFO's array of u32.
   static let memoryInfoDrops = 8
   static let memoryInfoCount = 9
@@ -35,6 +38,8 @@ public struct MonitorDrops: Sendable {
   private var fromControlMessage = false
   /// The gap lies before records stamped after this time (µs since the Unix epoch).
   private var boundary: Int64 = .min
+  /// A check since the pending drops were found saw the queue empty.
+  private var drained = false
 
   public init() {}
 
@@ -51,7 +56,7 @@ public struct MonitorDrops: Sendable {
     }
     var on: Int32 = 1
     _ = setsockopt(descriptor, SOL_SOCKET, Self.queueOverflow, &on, length)
-    start(counter: Self.kernelDrops(descriptor))
+    start(counter: Self.memoryInfo(descriptor)?.drops)
     var granted: Int32 = 0
     var grantedLength = length
     _ = getsockopt(descriptor, SOL_SOCKET, Self.receiveBuffer, &granted, &grantedLength)
@@ -65,23 +70,25 @@ public struct MonitorDrops: Sendable {
     total = counter
   }
 
-  /// The kernel's drop counter of `descriptor` (SO_MEMINFO), nil when it cannot be read.
-  static func kernelDrops(_ descriptor: Int32) -> Int? {
+  /// What SO_MEMINFO tells about `descriptor`: the kernel's drop counter and the bytes
+  /// queued (SK_MEMINFO_RMEM_ALLOC); nil when it cannot be read.
+  static func memoryInfo(_ descriptor: Int32) -> (drops: Int, queued: Int)? {
     var info = [UInt32](repeating: 0, count: memoryInfoCount)
     var length = socklen_t(memoryInfoCount * MemoryLayout<UInt32>.size)
     let status = info.withUnsafeMutableBytes {
-      getsockopt(descriptor, SOL_SOCKET, memoryInfo, $0.baseAddress, &length)
+      getsockopt(descriptor, SOL_SOCKET, memoryInfoOption, $0.baseAddress, &length)
     }
     guard status == 0, Int(length) > memoryInfoDrops * MemoryLayout<UInt32>.size else { return nil }
-    return Int(info[memoryInfoDrops])
+    return (Int(info[memoryInfoDrops]), Int(info[0]))
   }
 
   /// After a record was received: the control message's cumulative count if it came
-  /// (`overflowCount`), else the kernel's counter (`counter`, SO_MEMINFO) read now, at
-  /// `now` (µs since the Unix epoch). Returns how many drops to place before the record
-  /// stamped `timestamp`.
+  /// (`overflowCount`), else the kernel's counter and queue (`counter`, SO_MEMINFO) read
+  /// now, at `now` (µs since the Unix epoch). Returns how many drops to place before the
+  /// record stamped `timestamp`.
   public mutating func afterReceive(
-    overflowCount: UInt32?, timestamp: Int64, counter: () -> Int?, now: () -> Int64
+    overflowCount: UInt32?, timestamp: Int64, stampedOnRead: Bool = false,
+    counter: () -> (drops: Int, queued: Int)?, now: () -> Int64
   ) -> Int {
     if let overflowCount {
       // The count as of this record's queueing: the gap is right before it.
@@ -93,22 +100,26 @@ public struct MonitorDrops: Sendable {
     }
     guard counting, !fromControlMessage else { return 0 }
     var placed = 0
-    if pending > 0 && timestamp > boundary {
+    if pending > 0 && (drained || timestamp > boundary && !stampedOnRead) {
       placed = pending
       pending = 0
     }
-    if let drops = counter(), drops > total {
-      pending += drops - total
-      total = drops
+    guard let info = counter() else { return placed }
+    if info.drops > total {
+      pending += info.drops - total
+      total = info.drops
       boundary = now()
+      drained = false
     }
+    // The queue checked empty after the drops: the next record came after them.
+    if pending > 0 && info.queued == 0 { drained = true }
     return placed
   }
 
   /// At the end of the capture: drops counted after the last record (none follows to
   /// carry them), read once more from the kernel.
-  public mutating func finish(counter: () -> Int?) -> Int {
-    if counting, !fromControlMessage, let drops = counter(), drops > total {
+  public mutating func finish(counter: () -> (drops: Int, queued: Int)?) -> Int {
+    if counting, !fromControlMessage, let drops = counter()?.drops, drops > total {
       pending += drops - total
       total = drops
     }

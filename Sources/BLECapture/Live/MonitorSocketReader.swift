@@ -134,8 +134,8 @@ public final class MonitorSocketReader: RecordSource {
       let (kernelTime, overflowCount) = controlMessages(message)
       let timestamp = kernelTime ?? currentTime()
       carriedDrops += drops.afterReceive(
-        overflowCount: overflowCount, timestamp: timestamp.unixMicroseconds,
-        counter: { MonitorDrops.kernelDrops(descriptor) }, now: { Self.currentMicroseconds() })
+        overflowCount: overflowCount, timestamp: timestamp.unixMicroseconds, stampedOnRead: stampedOnRead(count),
+        counter: { MonitorDrops.memoryInfo(descriptor) }, now: { Self.currentMicroseconds() })
       if var record = record(length: count, timestamp: timestamp, offset: offset) {
         record.droppedBefore = carriedDrops
         carriedDrops = 0
@@ -203,11 +203,21 @@ public final class MonitorSocketReader: RecordSource {
     return (timestamp, overflowCount)
   }
 
+  /// Whether the datagram of `length` bytes in `storage` is a System Note or User Logging
+  /// record, which the kernel stamps when a socket reads it (it sets no time when it
+  /// makes them).
+  private func stampedOnRead(_ length: Int) -> Bool {
+    guard length >= 2 else { return false }
+    let opcode = MonitorOpcode(
+      rawValue: UnsafeRawPointer(storage.baseAddress!).loadUnaligned(as: UInt16.self).littleEndian)
+    return opcode == .systemNote || opcode == .userLogging
+  }
+
   /// Drops the kernel counted after the last record read, which no record carries: read
   /// once, when the capture ends.
   public func finishDrops() -> Int {
     let descriptor = descriptor
-    return carriedDrops + drops.finish(counter: { MonitorDrops.kernelDrops(descriptor) })
+    return carriedDrops + drops.finish(counter: { MonitorDrops.memoryInfo(descriptor) })
   }
 
   /// CLOCK_REALTIME in µs since the Unix epoch, the clock of the kernel's timestamps.
