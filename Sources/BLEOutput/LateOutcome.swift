@@ -12,7 +12,7 @@ public enum LateOutcome {
       out.append("# #")
       out.appendDecimal(frame)
       out.append(" ")
-      out.append(name)
+      out.append(contentsOf: name.utf8)
       out.append(name == "Handle Value Indication" ? " → no confirmation" : " → no response")
       out.append(" (capture ended)\n")
     case .ndjson:

@@ -237,14 +237,14 @@ enum TimelineText {
   /// `Adapter hci1  +2.100000     #310    removed: connections #3, #4 ended`.
   static func appendAdapterEvent(_ event: AdapterEvent, start: Int64, into out: inout OutputBuffer) {
     out.append("Adapter ")
-    out.append(event.adapter.map { "hci\($0)" } ?? "-")
+    out.append(contentsOf: (event.adapter.map { "hci\($0)" } ?? "-").utf8)
     out.append("  ")
     appendWhen(event.at, start: start, into: &out)
-    out.append(event.kind.rawValue)
+    out.append(contentsOf: event.kind.rawValue.utf8)
     if !event.endedConnections.isEmpty {
       out.append(": connection")
       out.append(event.endedConnections.count == 1 ? " " : "s ")
-      out.append(event.endedConnections.map { "#\($0)" }.joined(separator: ", "))
+      out.append(contentsOf: event.endedConnections.map { "#\($0)" }.joined(separator: ", ").utf8)
       out.append(" ended")
     }
     out.append("\n")
@@ -254,7 +254,7 @@ enum TimelineText {
   static func appendWhen(_ at: FrameTime, start: Int64, into out: inout OutputBuffer) {
     let mark = out.count
     out.append("+")
-    out.append(fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
+    out.append(contentsOf: fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6).utf8)
     out.padRight(from: mark, width: 13)
     out.append(" #")
     let frameMark = out.count
