@@ -285,6 +285,9 @@ def phase_rate(o):
         recs = (pcapng if tool == "dumpcap" else btsnoop)(path) if os.path.exists(path) else []
         got = sum(1 for r in recs if r["opcode"] == USER_LOGGING and b"live-e2e\0" in r["data"])
         rows[rate][tool] = (got, int(count), int(count) / float(seconds))
+        if tool == "bleanalyze":
+            reported = dropped_total(f"{o}/{tool}-{rate}.stderr")
+            print(f"  {rate}/s: bleanalyze lacks {int(count) - got} logging records, reported {reported} dropped")
     print("  records received of written, at the rate the flood reached (records/s)")
     print("  rate asked   bleanalyze               btmon                    dumpcap")
     best = {}

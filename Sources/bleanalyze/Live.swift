@@ -31,7 +31,8 @@ struct Live: ParsableCommand {
       gap, and the total in the summary line. The -w file only ever gets whole records, so it \
       stays readable even when the process is killed.
 
-      SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed, the -w file is \
+      SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed (and what the kernel \
+      had queued on the monitor socket, for up to 2 s), the -w file is \
       closed, text ends with the summary line, and the exit status is 0. A request shown \
       before its answer that is still open then gets a line of its own (text: \
       `# #12 Read Request → no response (capture ended)`; NDJSON: an object with \

@@ -43,6 +43,12 @@ public final class MonitorSocketReader: RecordSource {
   public private(set) var bufferSize = 0
   /// Drops placed before a record that the adapter filter then left out.
   private var carriedDrops = 0
+  /// Once a stop is requested: until when (CLOCK_MONOTONIC ns) the records the kernel
+  /// had already queued are still read.
+  private var drainDeadline: Int64?
+  /// How long the records queued at a stop are read: a reader that fell behind catches
+  /// up (at a few ten thousand records a second), one that never can still stops.
+  static let drainNanoseconds: Int64 = 2_000_000_000
 
   /// Opens the monitor channel: `socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)` bound to
   /// `HCI_DEV_NONE` on `HCI_CHANNEL_MONITOR`, which needs CAP_NET_RAW, with a receive
@@ -109,10 +115,14 @@ public final class MonitorSocketReader: RecordSource {
   public func next() -> Record? {
     while damage == nil {
       switch control.wait(for: descriptor, timeout: -1) {
-      case .stopped: return nil
+      case .stopped where drainDeadline == nil:
+        // The records the kernel queued before the stop were captured: read them too.
+        drainDeadline = Self.monotonicNanoseconds() + Self.drainNanoseconds
+      case .stopped: break
       case .timedOut: continue
       case .readable: break
       }
+      if let drainDeadline, Self.monotonicNanoseconds() > drainDeadline { return nil }
       var vector = iovec(iov_base: storage.baseAddress, iov_len: storage.count)
       var message = msghdr()
       let count = withUnsafeMutablePointer(to: &vector) { vectorPointer in
@@ -123,6 +133,8 @@ public final class MonitorSocketReader: RecordSource {
         return recvmsg(descriptor, &message, Int32(MSG_DONTWAIT))
       }
       if count < 0 {
+        // Stopping, and nothing is queued any more.
+        if errno == EAGAIN && drainDeadline != nil { return nil }
         if errno == EINTR || errno == EAGAIN { continue }
         damage = CaptureDamage(offset: received, "reading the monitor socket failed: \(MappedFile.errnoText())")
         return nil
@@ -218,6 +230,12 @@ public final class MonitorSocketReader: RecordSource {
   public func finishDrops() -> Int {
     let descriptor = descriptor
     return carriedDrops + drops.finish(counter: { MonitorDrops.memoryInfo(descriptor) })
+  }
+
+  static func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
   }
 
   /// CLOCK_REALTIME in µs since the Unix epoch, the clock of the kernel's timestamps.
