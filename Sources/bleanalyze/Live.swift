@@ -162,6 +162,8 @@ struct Live: ParsableCommand {
     if let monitor = source as? MonitorSocketReader {
       summary.addDropped(monitor.finishDrops())
       if summary.dropped > 0 { report(LiveStart.dropsMessage(summary.dropped, bufferSize: monitor.bufferSize)) }
+      let unread = monitor.unreadBytes
+      if unread > 0 { report("stopped with records still queued in the kernel (\(unread) bytes), not read") }
     }
     emitter.renderer.endCapture(summary, damage: source.damage, into: &sink.out)
     emitter.renderer.finish(into: &sink.out)

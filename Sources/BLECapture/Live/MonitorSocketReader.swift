@@ -232,6 +232,10 @@ public final class MonitorSocketReader: RecordSource {
     return carriedDrops + drops.finish(counter: { MonitorDrops.memoryInfo(descriptor) })
   }
 
+  /// Bytes the kernel still holds for this socket (records queued, not read): after a
+  /// stop whose 2 s of reading did not empty the queue.
+  public var unreadBytes: Int { MonitorDrops.memoryInfo(descriptor)?.queued ?? 0 }
+
   static func monotonicNanoseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
