@@ -242,18 +242,29 @@ def phase_run(o):
 
 
 def phase_drops(o):
+    """The flood's records are checked against what was written (dumpcap itself may lose
+    some of them on a busy host), the others against dumpcap."""
     ref = pcapng(f"{o}/dumpcap.pcapng")
     flooded = int(read(f"{o}/flooded").strip() or 0)
-    logged = sum(1 for r in ref if r["opcode"] == USER_LOGGING and b"live-e2e\0" in r["data"])
-    check(logged == flooded, f"dumpcap, the reference, has every logging record written ({logged} of {flooded})")
+    flood = lambda r: r["opcode"] == USER_LOGGING and b"live-e2e\0" in r["data"]
+    logged = sum(1 for r in ref if flood(r))
+    print(f"  dumpcap has {logged} of the {flooded} logging records written")
     check(status(f"{o}/live.rc") == 0, f"live stopped by SIGINT: exit {status(f'{o}/live.rc')}")
     recs = pcapng(f"{o}/live.pcapng")
     in_stream = dropped_in_ndjson(f"{o}/live.ndjson")
     total = dropped_total(f"{o}/live.stderr")
     pcapng_drops = sum(r["dropped"] for r in recs)
     check(pcapng_drops == in_stream, f"epb_dropcount in live.pcapng ({pcapng_drops}) equals the NDJSON's capture.dropped ({in_stream})")
-    missing, _ = compare("drops: live NDJSON -w live.pcapng, stopped and continued", ref, recs, total)
-    check(missing > 0, f"the test made the kernel drop records ({missing})")
+    received = len({r["data"] for r in recs if flood(r)})
+    check(received == sum(1 for r in recs if flood(r)), "no logging record twice")
+    flood_missing = flooded - received
+    print(f"  drops: bleanalyze has {received} of the {flooded} logging records written: missing {flood_missing}")
+    others_missing, _ = compare(
+        "drops: the other records against dumpcap", [r for r in ref if not flood(r)], [r for r in recs if not flood(r)],
+        total - flood_missing)
+    check(flood_missing + others_missing == total,
+          f"missing ({flood_missing} logging + {others_missing} others) equals reported dropped ({total})")
+    check(flood_missing + others_missing > 0, f"the test made the kernel drop records ({flood_missing + others_missing})")
     print(f"  reported: {total} in all (stderr), {in_stream} of them in capture.dropped diagnostics on "
           f"{sum(1 for r in recs if r['dropped'])} records, {total - in_stream} after the last record")
     gaps(ref, recs)
