@@ -75,7 +75,17 @@ phase_run() {
   dbus-daemon --system --fork --nopidfile
   /usr/libexec/bluetooth/bluetoothd -n >"$O/bluetoothd.txt" 2>&1 &
   BTD=$!
-  sleep 4
+  # bluetoothd sets its adapters up when it has started, and then publishes them on D-Bus:
+  # wait for that, or it undoes what btmgmt sets below (it did on a busy host: hci1 then
+  # advertised as non-connectable, and gatttool could not connect).
+  i=0
+  while [ $i -lt 60 ] && [ "$(dbus-send --system --print-reply --dest=org.bluez / \
+    org.freedesktop.DBus.ObjectManager.GetManagedObjects 2>/dev/null | grep -c 'object path "/org/bluez/hci[01]"')" -lt 2 ]; do
+    sleep 1
+    i=$((i + 1))
+  done
+  log "bluetoothd has the adapters after ${i} s"
+  sleep 2
   # hci1 a connectable peripheral (GATT server), hci0 the central; in this order.
   btmgmt --index 1 power on >"$O/btmgmt.txt" 2>&1
   btmgmt --index 1 connectable on >>"$O/btmgmt.txt" 2>&1
