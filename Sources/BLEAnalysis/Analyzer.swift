@@ -28,6 +28,7 @@ public struct Analyzer {
   /// (central→peripheral `sent`, as if the capture were the central's).
   public mutating func analyze(_ record: inout Record) -> AnalyzedRecord {
     var analyzed = links.analyze(record, decoder.decode(record))
+    if record.droppedBefore > 0 { analyzed.decoded.diagnostics.append(.dropped(record.droppedBefore)) }
     // The record's kind first: a getter on the decoded record would copy it whole.
     if case .linkLayer = record.kind, let direction = analyzed.decoded.ll?.direction {
       record.direction = direction.hostDirection

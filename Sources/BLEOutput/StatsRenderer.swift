@@ -123,6 +123,10 @@ enum StatsJSON {
     out.appendJSONString(format)
     out.append(",\"records\":")
     out.appendDecimal(stats.records)
+    if stats.dropped > 0 {
+      out.append(",\"dropped\":")
+      out.appendDecimal(stats.dropped)
+    }
     out.append(",\"duration_ms\":")
     appendMilliseconds(stats.durationMicroseconds, into: &out)
     out.append(",\"att_pdus\":")
@@ -407,6 +411,9 @@ enum StatsText {
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
+    if stats.dropped > 0 {
+      parts.append("\(stats.dropped) record\(stats.dropped == 1 ? "" : "s") dropped by the capture source")
+    }
     if stats.llPackets > 0 {
       parts.append(
         "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) "

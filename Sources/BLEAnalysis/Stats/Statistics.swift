@@ -136,6 +136,8 @@ public struct Statistics {
   public private(set) var first: Timestamp?
   public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
+  /// Records the capture source lost (`Record.droppedBefore`).
+  public private(set) var dropped = 0
   /// Air sniffer captures: link-layer packets, those with a bad CRC, retransmissions.
   public private(set) var llPackets = 0
   public private(set) var llCRCBad = 0
@@ -182,6 +184,7 @@ public struct Statistics {
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     records += 1
+    dropped += record.droppedBefore
     if first == nil { first = record.timestamp }
     last = record.timestamp
     if analyzed.decoded.linkLayer != nil, let ll = analyzed.decoded.ll {

@@ -218,6 +218,10 @@ public enum DisconnectInitiator: String, Sendable {
   /// its first connection events. Android reports it as status 62 or 133, CoreBluetooth
   /// as didFailToConnect.
   case failedToEstablish = "failed_to_establish"
+  /// The adapter went away (Linux monitor Index Removed) with the connection up: the
+  /// kernel ends its connections with no HCI event, as Connection Terminated By Local
+  /// Host (0x16) to its own sockets.
+  case adapterGone = "adapter_gone"
 
   /// Reasons that mean the link was lost, not closed.
   static let linkLossReasons: Set<UInt8> = [0x08, 0x22, 0x28, 0x3E]
@@ -361,6 +365,8 @@ public struct Timeline: Sendable {
   public var start: Int64?
   public var connections: [ConnectionTimeline] = []
   public var attempts: [ConnectionAttempt] = []
+  /// Adapters added, opened, closed and removed (Linux monitor records), in frame order.
+  public var adapterEvents: [AdapterEvent] = []
 
   public init() {}
 

@@ -48,6 +48,7 @@ public struct TimelineBuilder {
     if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
     guard let hci = analyzed.decoded.hci else {
       if analyzed.decoded.linkLayer != nil { addLinkLayer(record, analyzed) }
+      if let monitor = analyzed.decoded.monitor { adapterRecord(monitor, record, analyzed) }
       return
     }
     for request in analyzed.unanswered { settle(request) }
