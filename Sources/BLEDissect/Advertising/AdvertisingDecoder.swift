@@ -9,13 +9,24 @@ import BLECapture
 /// bit (per sync handle for periodic reports). The whole data belongs to the report
 /// that completes it, as an L2CAP PDU belongs to its last fragment.
 public struct AdvertisingDecoder {
-  struct FragmentKey: Hashable {
+  /// Which chain of reports a report's data continues: per adapter, advertiser,
+  /// Advertising_SID and scan response bit, or per sync handle for periodic reports.
+  public struct FragmentKey: Hashable, Sendable {
     var adapter: UInt16?
     var address: DeviceAddress?
     var addressType: UInt8?
     var sid: UInt8?
     var scanResponse: Bool
     var syncHandle: UInt16?
+
+    public init(_ report: AdvertisingReport, adapter: UInt16?) {
+      self.adapter = adapter
+      address = report.address
+      addressType = report.addressType?.rawValue
+      sid = report.sid
+      scanResponse = ExtendedEventType(rawValue: report.eventType).contains(.scanResponse) && report.kind == .extended
+      syncHandle = report.kind == .periodic ? report.syncHandle : nil
+    }
   }
 
   struct SyncKey: Hashable {
@@ -121,11 +132,7 @@ public struct AdvertisingDecoder {
   /// Adds a fragment to its chain; the report that completes it gets the whole data.
   private mutating func reassemble(_ report: inout AdvertisingReport, _ record: Record, diagnostics: inout [Diagnostic])
   {
-    let key = FragmentKey(
-      adapter: record.adapter, address: report.address, addressType: report.addressType?.rawValue,
-      sid: report.sid,
-      scanResponse: ExtendedEventType(rawValue: report.eventType).contains(.scanResponse) && report.kind == .extended,
-      syncHandle: report.kind == .periodic ? report.syncHandle : nil)
+    let key = FragmentKey(report, adapter: record.adapter)
     guard report.isFragment || pending[key] != nil else { return }
     let bytes = UnsafeRawBufferPointer(record.bytes)
     let end = min(bytes.count, report.data.start + report.data.count)
