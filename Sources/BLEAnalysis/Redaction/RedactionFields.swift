@@ -111,6 +111,42 @@ public enum RedactionFields {
     address.rawValue == 0 || address.rawValue == 0xFFFF_FFFF_FFFF
   }
 
+  /// Whether a layout holds anything `redact` replaces: an address, a name, a secret,
+  /// an IRK or AD structures.
+  static func matters(_ layout: [HCIParameter]) -> Bool {
+    layout.contains { parameter in
+      switch parameter {
+      case .address, .text: true
+      case .repeated(_, _, _, let inner): matters(inner)
+      default:
+        hciSecrets.contains(parameter.name) || hciIdentityKeys.contains(parameter.name)
+          || hciAdvertisingData.contains(parameter.name)
+      }
+    }
+  }
+
+  /// The commands, Command Complete return blocks, events and LE subevents whose
+  /// layouts matter, from the tables: the others need no look.
+  static let commandsThatMatter = Set(HCIParameters.commands.filter { matters($0.parameters ?? []) }.map(\.opcode))
+  static let returnsThatMatter = Set(
+    HCIParameters.commands.filter { matters($0.returnParameters ?? []) }.map(\.opcode))
+  static let eventsThatMatter = Set(HCIParameters.events.filter { matters($0.parameters ?? []) }.map(\.code))
+  static let subeventsThatMatter = Set(HCIParameters.leSubevents.filter { matters($0.parameters ?? []) }.map(\.code))
+
+  /// Whether an HCI command or event may hold a field to replace.
+  static func matters(_ hci: HCILayer) -> Bool {
+    switch hci.type {
+    case .command: return commandsThatMatter.contains(hci.opcode ?? 0)
+    case .event:
+      switch hci.event {
+      case HCIEventCode.commandComplete.rawValue: return returnsThatMatter.contains(hci.opcode ?? 0)
+      case HCIEventCode.leMeta.rawValue: return subeventsThatMatter.contains(hci.subevent ?? 0)
+      default: return eventsThatMatter.contains(hci.event ?? 0)
+      }
+    default: return false
+    }
+  }
+
   /// Diagnostics that do not mean some bytes went unparsed.
   static let parsedAnyway: Set<String> = [
     "ll.retransmission", "att.mtu.exceeded", "smp.key_size.invalid", "smp.value.reserved", "att.decoded.extra",

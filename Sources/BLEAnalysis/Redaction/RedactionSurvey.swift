@@ -85,7 +85,7 @@ public struct RedactionSurvey {
     case .hci(let rawType):
       let type = HCIPacketType(rawValue: rawType)
       if type == .command || type == .event {
-        hciPacket(record, type, decoded, raw)
+        if let hci = decoded.hci, RedactionFields.matters(hci) { hciPacket(record, type, decoded, raw) }
       } else if type == .acl, let acl = decoded.acl, raw.count >= 4 {
         let key = ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
         let fragment = 4..<raw.count
@@ -222,8 +222,11 @@ public struct RedactionSurvey {
     _ record: Record, _ type: HCIPacketType, _ decoded: DecodedRecord, _ raw: UnsafeRawBufferPointer
   ) {
     let whole = SegmentMap(frame: record.frame, count: raw.count)
-    let locations = HCIParameters.locations(of: type, in: raw)
-    for location in locations {
+    if let reports = decoded.advertising {
+      // The reports' own decode says where their addresses and data are.
+      return advertisingReports(record, reports, raw, whole)
+    }
+    for location in HCIParameters.locations(of: type, in: raw) {
       let name = location.parameter.name
       let kindName = "HCI " + name
       switch location.parameter {
@@ -241,23 +244,32 @@ public struct RedactionSurvey {
         }
       }
     }
-    guard let reports = decoded.advertising else { return }
-    // The Data of each report, in order, where a report completes a chain.
-    let data = locations.filter { $0.parameter.name == "Data" }.map(\.range)
-    for (index, report) in reports.enumerated() {
+  }
+
+  /// The advertiser and direct addresses of each report and its AD structures; data in
+  /// several reports is patched in each.
+  private mutating func advertisingReports(
+    _ record: Record, _ reports: [AdvertisingReport], _ raw: UnsafeRawBufferPointer, _ whole: SegmentMap
+  ) {
+    for report in reports {
+      if let offset = report.addressOffset {
+        address(raw, offset..<offset + 6, RedactionKind(.address, "HCI Address"), whole)
+      }
+      if let offset = report.directAddressOffset {
+        address(raw, offset..<offset + 6, RedactionKind(.address, "HCI Direct_Address"), whole)
+      }
       let chained = report.kind == .extended || report.kind == .periodic
       let key = AdvertisingDecoder.FragmentKey(report, adapter: record.adapter)
       if chained, report.isFragment {
-        let range = raw.bounds(of: report.data)
-        _ = fragments.advertising(key, piece(record.frame, range, raw), last: nil)
-      } else if chained, let whole = report.reassembled {
-        guard index < data.count,
-          let map = fragments.advertising(key, piece(record.frame, data[index], raw), last: whole)
+        _ = fragments.advertising(key, piece(record.frame, raw.bounds(of: report.data), raw), last: nil)
+      } else if chained, let data = report.reassembled {
+        guard let own = report.piece,
+          let map = fragments.advertising(key, piece(record.frame, raw.bounds(of: own), raw), last: data)
         else {
           note("redact.unmapped", record.frame)
           continue
         }
-        whole.withUnsafeBytes { advertisingData(report.structures, $0, map) }
+        data.withUnsafeBytes { advertisingData(report.structures, $0, map) }
       } else {
         advertisingData(report.structures, raw, whole)
       }

@@ -161,6 +161,7 @@ public struct AdvertisingDecoder {
       return
     }
     report.reassembled = chain.data
+    report.piece = report.data
     report.data = ByteRange(start: 0, count: chain.data.count)
     report.fragments = chain.fragments
   }
@@ -200,11 +201,13 @@ public struct AdvertisingDecoder {
   static func legacy(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt8()
     let addressType = try c.readUInt8()
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let (data, isCut) = try readData(&c)
     var report = AdvertisingReport(kind: .legacy, eventType: UInt16(eventType), data: data)
     report.addressType = AdvertisingAddressType(rawValue: addressType)
     report.address = address
+    report.addressOffset = addressOffset
     report.isCut = isCut
     if !isCut { report.rssi = rssi(try? c.readInt8()) }
     return report
@@ -215,16 +218,20 @@ public struct AdvertisingDecoder {
   static func directed(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt8()
     let addressType = try c.readUInt8()
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let directType = try c.readUInt8()
+    let directOffset = c.offset
     let direct = try c.readAddress()
     let rssi = try c.readInt8()
     var report = AdvertisingReport(
       kind: .directed, eventType: UInt16(eventType), data: ByteRange(start: c.offset, count: 0))
     report.addressType = AdvertisingAddressType(rawValue: addressType)
     report.address = address
+    report.addressOffset = addressOffset
     report.directAddressType = AdvertisingAddressType(rawValue: directType)
     report.directAddress = direct
+    report.directAddressOffset = directOffset
     report.rssi = Self.rssi(rssi)
     return report
   }
@@ -236,6 +243,7 @@ public struct AdvertisingDecoder {
   static func extended(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt16()
     let addressType = AdvertisingAddressType(rawValue: try c.readUInt8())
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let primaryPHY = try c.readUInt8()
     let secondaryPHY = try c.readUInt8()
@@ -244,9 +252,12 @@ public struct AdvertisingDecoder {
     let rssi = try c.readInt8()
     let interval = try c.readUInt16()
     let directType = try c.readUInt8()
+    let directOffset = c.offset
     let direct = try c.readAddress()
     let (data, isCut) = try readData(&c)
     var report = AdvertisingReport(kind: .extended, eventType: eventType, data: data)
+    report.addressOffset = addressOffset
+    report.directAddressOffset = directOffset
     if addressType != .anonymous {
       report.addressType = addressType
       report.address = address
