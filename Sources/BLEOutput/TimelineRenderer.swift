@@ -266,7 +266,12 @@ enum TimelineText {
     }
     out.append("  ")
     out.append(summary(c))
-    out.append("\n\n")
+    out.append("\n")
+    if let security = c.security {
+      out.append("  security: " + security.headline + "\n")
+      for line in security.detailLines { out.append("    " + line + "\n") }
+    }
+    out.append("\n")
   }
 
   static func appendAttempt(_ attempt: ConnectionAttempt, start: Int64, into out: inout OutputBuffer) {
@@ -464,6 +469,8 @@ struct TimelineJSON {
       p.string("rx", PHYChange.name(change.rx), into: &out)
     }
     appendEncryption(c, into: &out, &k)
+    k.key("security", into: &out)
+    if let security = c.security { out.appendSecurityJSON(security) } else { out.append("null") }
     k.key("discovery", into: &out)
     appendOptional(c.discovery, into: &out) { discovery, out in
       var d = JSONKeys()
@@ -605,7 +612,7 @@ struct TimelineJSON {
     out.append("}")
   }
 
-  private static func appendArray<T>(
+  static func appendArray<T>(
     _ items: [T], into out: inout OutputBuffer, _ body: (T, inout OutputBuffer) -> Void
   ) {
     out.append("[")
