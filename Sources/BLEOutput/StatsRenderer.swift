@@ -80,6 +80,8 @@ enum StatsJSON {
     out.append(",\"write_notify\":{")
     appendWriteNotify(stats, into: &out)
     rows(",\"pairs\":[", stats.pairs, appendPair)
+    out.append(",\"security\":{")
+    appendSecurity(stats, into: &out)
     out.append("}")
   }
 
@@ -111,6 +113,7 @@ enum StatsJSON {
     lines("connect_latency", [stats], appendConnectLatency)
     lines("write_notify", [stats], appendWriteNotify)
     lines("pair", stats.pairs, appendPair)
+    lines("security", [stats], appendSecurity)
   }
 
   /// The capture's own fields, without the braces' opening.
@@ -377,6 +380,7 @@ enum StatsText {
     characteristicTable(stats)?.append(title: "Characteristic values", into: &out)
     connectionTable(stats)?.append(title: "Connections", into: &out)
     pairTable(stats)?.append(title: "Write → notify routes", into: &out)
+    appendSecurity(stats.security, into: &out)
     if let latency = stats.connectLatency {
       let count = "\(latency.count) connection\(latency.count == 1 ? "" : "s")"
       appendHistogram("Connect latency", count, latency, stats.connectHistogram, into: &out)

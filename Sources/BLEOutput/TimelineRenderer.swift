@@ -369,7 +369,12 @@ enum TimelineText {
     }
     out.append("  ")
     out.append(string: summary(c))
-    out.append("\n\n")
+    out.append("\n")
+    if let security = c.security {
+      out.append(string: "  security: " + security.headline + "\n")
+      for line in security.detailLines { out.append(string: "    " + line + "\n") }
+    }
+    out.append("\n")
   }
 
   static func appendAttempt(_ attempt: ConnectionAttempt, start: Int64, into out: inout OutputBuffer) {
@@ -602,6 +607,8 @@ struct TimelineJSON {
       r.string(
         "refused_reason_name", request.refusedReason.map { SMPPairingFailedReason(rawValue: $0).name }, into: &out)
     }
+    k.key("security", into: &out)
+    if let security = c.security { out.appendSecurityJSON(security) } else { out.append("null") }
     k.key("discovery", into: &out)
     appendOptional(c.discovery, into: &out) { discovery, out in
       var d = JSONKeys()
@@ -759,7 +766,7 @@ struct TimelineJSON {
     out.append("}")
   }
 
-  private static func appendArray<T>(
+  static func appendArray<T>(
     _ items: [T], into out: inout OutputBuffer, _ body: (T, inout OutputBuffer) -> Void
   ) {
     out.append("[")

@@ -173,6 +173,8 @@ public struct Statistics {
   public private(set) var rtt: LatencySummary?
   public private(set) var rttHistogram = Histogram()
   public private(set) var pairs: [PairStats] = []
+  /// The connections' security summed up.
+  public private(set) var security = SecuritySummary()
 
   public init() {}
 
@@ -336,6 +338,7 @@ public struct Statistics {
         transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
         rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect)
     }.sorted { $0.ref.id < $1.ref.id }
+    security = SecuritySummary(timeline.connections.map(\.security))
     let latencies = connections.compactMap(\.connectLatencyMicroseconds)
     connectLatency = LatencySummary(latencies)
     connectHistogram = Histogram(latencies)

@@ -350,6 +350,9 @@ public struct ConnectionTimeline: Sendable {
   public var pairs: [WriteNotifyPair] = []
   /// ATT PDUs per opcode, both ways.
   public var attCounts: [UInt8: Int] = [:]
+  /// Pairing, encryption, the security level and the findings (`SecurityTracker`); nil
+  /// when the connection had no pairing, no encryption and no ATT security error.
+  public var security: ConnectionSecurity?
   public var first: FrameTime
   public var last: FrameTime
 
