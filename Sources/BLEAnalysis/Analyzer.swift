@@ -38,6 +38,7 @@ public struct Analyzer {
     analyzed = AnalyzedRecord(decoded: DecodedRecord())
     decoder.decode(record, into: &analyzed.decoded)
     links.analyze(record, &analyzed)
+    if record.droppedBefore > 0 { analyzed.decoded.add([.dropped(record.droppedBefore)]) }
     // The record's kind first: a getter on the decoded record would copy it whole.
     if case .linkLayer = record.kind, let direction = analyzed.decoded.ll?.direction {
       record.direction = direction.hostDirection

@@ -15,6 +15,8 @@ public struct CaptureSummary: Sendable {
   private var lastType = 0
   public private(set) var cutBySource = 0
   public private(set) var withDiagnostics = 0
+  /// Records the capture source lost (`Record.droppedBefore`, and `addDropped`).
+  public private(set) var dropped = 0
 
   public init() {}
 
@@ -33,7 +35,13 @@ public struct CaptureSummary: Sendable {
       lastType = typeCounts.count - 1
     }
     if record.isCutBySource { cutBySource += 1 }
+    dropped += record.droppedBefore
     if decoded.hasDiagnostics { withDiagnostics += 1 }
+  }
+
+  /// Records lost after the last record, which no record carries.
+  public mutating func addDropped(_ count: Int) {
+    dropped += count
   }
 
   /// Seconds from the first record to the last.

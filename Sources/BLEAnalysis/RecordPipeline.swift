@@ -48,8 +48,11 @@ public struct RecordPipeline: ~Copyable {
   /// Requests that went out without their answer because the lookahead was full.
   public var releasedAtLimit: Int { lookahead.releasedAtLimit }
 
-  /// Takes the next record; `emit` gets every record that can go out now, in order.
-  public mutating func push(_ record: Record, _ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
+  /// Takes the next record; `observe` sees it once analyzed, before anything goes out;
+  /// `emit` gets every record that can go out now, in order.
+  public mutating func push(
+    _ record: Record, observe: ((AnalyzedRecord) -> Void)? = nil, _ emit: (Record, AnalyzedRecord) throws -> Void
+  ) rethrows {
     let slot = lookahead.nextSlot()
     slot.pointee.record = record
     switch stages {
@@ -57,6 +60,7 @@ public struct RecordPipeline: ~Copyable {
     case .analyze, .holdForAnswers: analyzer.analyze(&slot.pointee.record, into: &slot.pointee.analyzed)
     }
     summary.add(slot.pointee.record, slot.pointee.analyzed.decoded)
+    observe?(slot.pointee.analyzed)
     guard case .holdForAnswers = stages else {
       defer { slot.pointee.analyzed.releaseExtras() }
       return try emit(slot.pointee.record, slot.pointee.analyzed)
@@ -78,6 +82,9 @@ public struct RecordPipeline: ~Copyable {
     }
     return unanswered
   }
+
+  /// Records the source lost after its last record (`CaptureSummary.addDropped`).
+  public mutating func addDropped(_ count: Int) { summary.addDropped(count) }
 
   /// Every held record goes out now, without waiting for the answers (live output,
   /// which cannot wait long).

@@ -21,6 +21,10 @@ public struct Record {
   public var originalLength: Int
   /// Byte offset of the record in the file (for diagnostics).
   public var fileOffset: Int
+  /// Records the capture source lost right before this one: the kernel dropped them from
+  /// the monitor socket's full receive buffer, or a btsnoop file's cumulative drop count
+  /// grew by this much.
+  public var droppedBefore = 0
 
   public init(
     frame: Int, timestamp: Timestamp, direction: Direction?, adapter: UInt16?,
@@ -71,6 +75,12 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
 
   /// NEW_INDEX
   public static let newIndex = Self(rawValue: 0)
+  /// DEL_INDEX: the adapter went away.
+  public static let deleteIndex = Self(rawValue: 1)
+  /// OPEN_INDEX
+  public static let openIndex = Self(rawValue: 8)
+  /// CLOSE_INDEX
+  public static let closeIndex = Self(rawValue: 9)
   /// COMMAND_PKT
   public static let commandPacket = Self(rawValue: 2)
   /// EVENT_PKT
@@ -85,6 +95,8 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
   public static let scoRXPacket = Self(rawValue: 7)
   /// SYSTEM_NOTE
   public static let systemNote = Self(rawValue: 12)
+  /// USER_LOGGING
+  public static let userLogging = Self(rawValue: 13)
   /// ISO_TX_PKT
   public static let isoTXPacket = Self(rawValue: 18)
   /// ISO_RX_PKT

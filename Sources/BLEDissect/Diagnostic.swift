@@ -29,6 +29,10 @@ public struct Diagnostic: Hashable, Sendable {
       "capture.prohibited",
       "the capture source replaced the L2CAP payload with \"PROHIBITED\" (Android snoop log profile filter); it is not decoded"
     ),
+    (
+      "capture.dropped",
+      "records were lost right before this one: the kernel dropped them because `live`'s monitor socket receive buffer was full, or a btsnoop file's cumulative drop count grew; the message gives the count"
+    ),
     ("hci.truncated", "an HCI packet ends inside its header or a field"),
     ("acl.truncated", "an ACL packet ends inside its header"),
     ("hci.length.mismatch", "an HCI header's length field disagrees with the packet's size before any cut"),

@@ -63,6 +63,10 @@ struct JSONShowRenderer: ShowRenderer {
     guard document else { return }
     out.append("],\"damage\":")
     Self.appendDamage(damage, into: &out)
+    if summary.dropped > 0 {
+      out.append(",\"dropped\":")
+      out.appendDecimal(summary.dropped)
+    }
     out.append("}")
   }
 

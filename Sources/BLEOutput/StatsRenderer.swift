@@ -80,6 +80,8 @@ enum StatsJSON {
     out.append(",\"write_notify\":{")
     appendWriteNotify(stats, into: &out)
     rows(",\"pairs\":[", stats.pairs, appendPair)
+    out.append(",\"security\":{")
+    appendSecurity(stats, into: &out)
     out.append("}")
   }
 
@@ -111,6 +113,7 @@ enum StatsJSON {
     lines("connect_latency", [stats], appendConnectLatency)
     lines("write_notify", [stats], appendWriteNotify)
     lines("pair", stats.pairs, appendPair)
+    lines("security", [stats], appendSecurity)
   }
 
   /// The capture's own fields, without the braces' opening.
@@ -123,6 +126,10 @@ enum StatsJSON {
     out.appendJSONString(format)
     out.append(",\"records\":")
     out.appendDecimal(stats.records)
+    if stats.dropped > 0 {
+      out.append(",\"dropped\":")
+      out.appendDecimal(stats.dropped)
+    }
     out.append(",\"duration_ms\":")
     appendMilliseconds(stats.durationMicroseconds, into: &out)
     out.append(",\"att_pdus\":")
@@ -373,6 +380,7 @@ enum StatsText {
     characteristicTable(stats)?.append(title: "Characteristic values", into: &out)
     connectionTable(stats)?.append(title: "Connections", into: &out)
     pairTable(stats)?.append(title: "Write → notify routes", into: &out)
+    appendSecurity(stats.security, into: &out)
     if let latency = stats.connectLatency {
       let count = "\(latency.count) connection\(latency.count == 1 ? "" : "s")"
       appendHistogram("Connect latency", count, latency, stats.connectHistogram, into: &out)
@@ -407,6 +415,9 @@ enum StatsText {
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")
+    if stats.dropped > 0 {
+      parts.append("\(stats.dropped) record\(stats.dropped == 1 ? "" : "s") dropped by the capture source")
+    }
     if stats.llPackets > 0 {
       parts.append(
         "\(stats.llPackets) LL packets (\(stats.llCRCBad) with a bad CRC, \(stats.llRetransmissions) "

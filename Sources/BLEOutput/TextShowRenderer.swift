@@ -89,6 +89,11 @@ struct TextShowRenderer: ShowRenderer {
       out.appendDecimal(summary.cutBySource)
       out.append(" cut by the capture source")
     }
+    if summary.dropped > 0 {
+      out.append("; ")
+      out.appendDecimal(summary.dropped)
+      out.append(" dropped by the capture source")
+    }
     if let damage {
       out.append("; damaged: ")
       out.append(string: damage.description)

@@ -10,7 +10,7 @@ import BLEDissect
 /// - json: `{"schema_version":1,"connections":[…],"connection_attempts":[…],
 ///   "transactions":[…],"pairs":[…]}` (DESIGN.md's data contract);
 /// - ndjson: one object per line, each with `type`: `connection`, `attempt`,
-///   `transaction` or `pair`.
+///   `transaction`, `pair` or `adapter_event`.
 public struct TimelineRenderer {
   let format: RenderFormat
   let verbose: Bool
@@ -183,10 +183,13 @@ extension ConnectionTimeline {
         case .remote: "by the peer"
         case .linkLoss: "link lost"
         case .failedToEstablish: "failed to establish"
+        case .adapterGone: "adapter removed"
         }
       add(
         disconnect.complete, "disconnected",
-        "disconnected: \(disconnect.reasonName) (0x\(hex(disconnect.reason))), \(by)")
+        disconnect.initiator == .adapterGone
+          ? "disconnected: adapter removed (Index Removed)"
+          : "disconnected: \(disconnect.reasonName) (0x\(hex(disconnect.reason))), \(by)")
     }
     events.sort { $0.at.frame < $1.at.frame }
     return events
@@ -297,6 +300,8 @@ enum TimelineText {
   static func append(_ timeline: Timeline, verbose: Bool, into out: inout OutputBuffer) {
     let start = timeline.start ?? 0
     let items = timeline.items(allAttempts: false)
+    for event in timeline.adapterEvents { appendAdapterEvent(event, start: start, into: &out) }
+    if !timeline.adapterEvents.isEmpty { out.append("\n") }
     if items.isEmpty { out.append("no connections in the capture\n") }
     for item in items {
       switch item {
@@ -304,6 +309,35 @@ enum TimelineText {
       case .attempt(let attempt): appendAttempt(attempt, start: start, into: &out)
       }
     }
+  }
+
+  /// `Adapter hci1  +2.100000     #310    removed: connections #3, #4 ended`.
+  static func appendAdapterEvent(_ event: AdapterEvent, start: Int64, into out: inout OutputBuffer) {
+    out.append("Adapter ")
+    out.append(contentsOf: (event.adapter.map { "hci\($0)" } ?? "-").utf8)
+    out.append("  ")
+    appendWhen(event.at, start: start, into: &out)
+    out.append(contentsOf: event.kind.rawValue.utf8)
+    if !event.endedConnections.isEmpty {
+      out.append(": connection")
+      out.append(event.endedConnections.count == 1 ? " " : "s ")
+      out.append(contentsOf: event.endedConnections.map { "#\($0)" }.joined(separator: ", ").utf8)
+      out.append(" ended")
+    }
+    out.append("\n")
+  }
+
+  /// `+3.624671     #105    `: the time from the capture's start and the frame, in columns.
+  static func appendWhen(_ at: FrameTime, start: Int64, into out: inout OutputBuffer) {
+    let mark = out.count
+    out.append("+")
+    out.append(string: fixedPointText(at.timestamp - start, scale: 1_000_000, digits: 6))
+    out.padRight(from: mark, width: 13)
+    out.append(" #")
+    let frameMark = out.count
+    out.appendDecimal(at.frame)
+    out.padRight(from: frameMark, width: 7)
+    out.append(" ")
   }
 
   static func appendConnection(_ c: ConnectionTimeline, start: Int64, verbose: Bool, into out: inout OutputBuffer) {
@@ -325,15 +359,7 @@ enum TimelineText {
     out.append("\n")
     for event in c.events(transactions: verbose) {
       out.append("  ")
-      let mark = out.count
-      out.append("+")
-      out.append(string: fixedPointText(event.at.timestamp - start, scale: 1_000_000, digits: 6))
-      out.padRight(from: mark, width: 13)
-      out.append(" #")
-      let frameMark = out.count
-      out.appendDecimal(event.at.frame)
-      out.padRight(from: frameMark, width: 7)
-      out.append(" ")
+      appendWhen(event.at, start: start, into: &out)
       out.append(string: event.text)
       out.append("\n")
     }
@@ -343,7 +369,12 @@ enum TimelineText {
     }
     out.append("  ")
     out.append(string: summary(c))
-    out.append("\n\n")
+    out.append("\n")
+    if let security = c.security {
+      out.append(string: "  security: " + security.headline + "\n")
+      for line in security.detailLines { out.append(string: "    " + line + "\n") }
+    }
+    out.append("\n")
   }
 
   static func appendAttempt(_ attempt: ConnectionAttempt, start: Int64, into out: inout OutputBuffer) {
@@ -438,6 +469,7 @@ struct TimelineJSON {
     appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, into: &$2) }
     appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, into: &$2) }
     appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, into: &$2) }
+    appendSection(",\"adapter_events\":[", \.adapterEvents) { Self.appendAdapterEvent($0, file: $1, into: &$2) }
     out.append("}\n")
 
     /// `key`, then the items of every capture, each with its capture's file.
@@ -473,6 +505,27 @@ struct TimelineJSON {
       appendPair(pair, file: file, type: true, into: &out)
       out.append("\n")
     }
+    for event in timeline.adapterEvents {
+      appendAdapterEvent(event, file: file, type: true, into: &out)
+      out.append("\n")
+    }
+  }
+
+  /// `{"adapter":1,"event":"removed","frame":310,"ended_connections":[3,4]}`.
+  static func appendAdapterEvent(
+    _ event: AdapterEvent, file: String?, type: Bool = false, into out: inout OutputBuffer
+  ) {
+    var k = begin("adapter_event", file, type, into: &out)
+    k.integer("adapter", event.adapter, into: &out)
+    k.string("event", event.kind.rawValue, into: &out)
+    k.integer("frame", event.at.frame, into: &out)
+    k.key("ended_connections", into: &out)
+    out.append("[")
+    for (position, id) in event.endedConnections.enumerated() {
+      if position > 0 { out.append(",") }
+      out.appendDecimal(id)
+    }
+    out.append("]}")
   }
 
   private static func begin(_ type: StaticString, _ file: String?, _ tagged: Bool, into out: inout OutputBuffer)
@@ -554,6 +607,8 @@ struct TimelineJSON {
       r.string(
         "refused_reason_name", request.refusedReason.map { SMPPairingFailedReason(rawValue: $0).name }, into: &out)
     }
+    k.key("security", into: &out)
+    if let security = c.security { out.appendSecurityJSON(security) } else { out.append("null") }
     k.key("discovery", into: &out)
     appendOptional(c.discovery, into: &out) { discovery, out in
       var d = JSONKeys()
@@ -711,7 +766,7 @@ struct TimelineJSON {
     out.append("}")
   }
 
-  private static func appendArray<T>(
+  static func appendArray<T>(
     _ items: [T], into out: inout OutputBuffer, _ body: (T, inout OutputBuffer) -> Void
   ) {
     out.append("[")

@@ -22,21 +22,11 @@ struct Convert: ParsableCommand {
   @Argument(help: "The capture to read.")
   var input: String
 
-  @Argument(help: "The file to write.")
-  var output: String
-
-  @Option(help: "Output format (pcap, pcapng, btsnoop); default from OUT's extension.")
-  var to: OutputFormat?
-
-  func validate() throws {
-    if to == nil && OutputFormat(fileName: output) == nil {
-      throw ValidationError(
-        "cannot tell the output format from '\(output)'; use .pcap, .pcapng or .btsnoop, or --to")
-    }
-  }
+  @OptionGroup var destination: CaptureOutputOptions
 
   func run() throws {
-    let format = to ?? OutputFormat(fileName: output)!
+    let format = destination.format
+    let output = destination.output
     do {
       let source = try CaptureFile.open(input)
       let writer = try CaptureWriters.open(

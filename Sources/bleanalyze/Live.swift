@@ -25,8 +25,18 @@ struct Live: ParsableCommand {
       truncated: reading starts over from the new content's start. Frame numbers go on across \
       rotations and reconnections; with --from-end they still count the records already in the file.
 
-      SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed, the -w file is \
-      closed, text ends with the summary line, and the exit status is 0. A second signal ends \
+      Once the source is open, a line on stderr says so (`bleanalyze: capturing on …`), for \
+      scripts. The monitor socket's receive buffer is raised to --buffer-size; records the \
+      kernel still drops are counted: a capture.dropped diagnostic on the record after the \
+      gap, and the total in the summary line. The -w file only ever gets whole records, so it \
+      stays readable even when the process is killed.
+
+      SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed (and what the kernel \
+      had queued on the monitor socket, for up to 2 s), the -w file is \
+      closed, text ends with the summary line, and the exit status is 0. A request shown \
+      before its answer that is still open then gets a line of its own (text: \
+      `# #12 Read Request → no response (capture ended)`; NDJSON: an object with \
+      "type":"outcome"). A second signal ends \
       the process at once. Exit status 2: the source cannot be opened (no Bluetooth in the \
       kernel, no permission, a refused connection, not a capture); 3: the stream was damaged.
       """
@@ -55,6 +65,12 @@ struct Live: ParsableCommand {
 
   @Flag(help: "With --tcp: connect again every second when the connection drops or is refused.")
   var reconnect = false
+
+  @Option(
+    help: ArgumentHelp(
+      "The monitor socket's receive buffer in bytes (8 MiB; without CAP_NET_ADMIN the kernel caps it at net.core.rmem_max).",
+      valueName: "bytes"))
+  var bufferSize: Int = MonitorDrops.defaultBufferSize
 
   @OptionGroup var options: RecordOutputOptions
 
@@ -104,6 +120,7 @@ struct Live: ParsableCommand {
     } else if reconnect {
       throw ValidationError("--reconnect goes with --tcp")
     }
+    guard bufferSize > 0 else { throw ValidationError("--buffer-size takes a number of bytes above 0") }
   }
 
   mutating func run() throws {
@@ -118,6 +135,7 @@ struct Live: ParsableCommand {
       report(message)
     }
     let (label, source) = try open(try choice, control: control)
+    report(LiveStart.message(label: label, source: source))
 
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
@@ -126,8 +144,10 @@ struct Live: ParsableCommand {
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     // A request's line waits for its answer, but not more than half a second.
+    // A JSON document comes out whole at the end, so its requests wait for their answer.
+    let patient = options.format != .json
     control.onIdle = {
-      try? emitter.releaseWhenWaitedTooLong()
+      if patient { try? emitter.releaseWhenWaitedTooLong() }
       sink.flush()
     }
     while let record = source.next() {
@@ -135,7 +155,14 @@ struct Live: ParsableCommand {
       try emitter.push(record)
       guard sink.flushWhenDue() else { break }
     }
-    try emitter.finish()
+    try emitter.finish(format: options.format)
+    if let monitor = source as? MonitorSocketReader {
+      emitter.pipeline.addDropped(monitor.finishDrops())
+      let dropped = emitter.pipeline.summary.dropped
+      if dropped > 0 { report(LiveStart.dropsMessage(dropped, bufferSize: monitor.bufferSize)) }
+      let unread = monitor.unreadBytes
+      if unread > 0 { report("stopped with records still queued in the kernel (\(unread) bytes), not read") }
+    }
     emitter.renderer.endCapture(emitter.pipeline.summary, damage: source.damage, into: &sink.out)
     emitter.renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
@@ -154,7 +181,8 @@ struct Live: ParsableCommand {
       switch choice {
       case .monitor(let adapter):
         return (
-          adapter.map { "hci\($0)" } ?? "HCI monitor", try MonitorSocketReader.open(adapter: adapter, control: control)
+          adapter.map { "hci\($0)" } ?? "HCI monitor",
+          try MonitorSocketReader.open(adapter: adapter, control: control, bufferSize: bufferSize)
         )
       case .follow(let path):
         return (path, try LiveSources.open(try FollowFeed(path: path, fromEnd: fromEnd, control: control)))
@@ -251,6 +279,8 @@ final class LiveEmitter {
   let filter: Filter<FilterInput>?
   let sink: LiveOutput
   var start: Timestamp?
+  /// Requests shown before their answer, still open.
+  private var early = EarlyRequests()
   /// When the oldest held record was held (CLOCK_MONOTONIC ns).
   private var holdingSince: Int64?
 
@@ -265,7 +295,7 @@ final class LiveEmitter {
   }
 
   func push(_ record: Record) throws {
-    try pipeline.push(record) { try emit($0, $1) }
+    try pipeline.push(record, observe: { self.early.observe($0) }) { try emit($0, $1) }
     holdingSince = pipeline.heldCount == 0 ? nil : holdingSince ?? LiveOutput.now()
   }
 
@@ -275,12 +305,17 @@ final class LiveEmitter {
     self.holdingSince = nil
   }
 
-  func finish() throws {
-    try pipeline.finish { try emit($0, $1) }
+  /// The end: held requests get their outcome, and those shown early a line each.
+  func finish(format: RenderFormat) throws {
+    let unanswered = try pipeline.finish { try emit($0, $1) }
+    for (frame, name) in early.endedUnanswered(unanswered) {
+      LateOutcome.appendEndOfCapture(frame: frame, name: name, format: format, into: &sink.out)
+    }
   }
 
   private func emit(_ record: Record, _ analyzed: AnalyzedRecord) throws {
-    try bleanalyze.emit(
+    let shown = try bleanalyze.emit(
       record, analyzed, start: start ?? record.timestamp, filter, &renderer, sink.writer, into: &sink.out)
+    early.emitted(record, analyzed, shown: shown)
   }
 }

@@ -80,10 +80,11 @@ struct RecordOutputOptions: ParsableArguments {
 }
 
 /// One analyzed record on its way out: rendered if the filter matches, passed to `-w`.
+@discardableResult
 func emit(
   _ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, _ filter: Filter<FilterInput>?,
   _ renderer: inout any ShowRenderer, _ writer: MatchWriter?, into out: inout OutputBuffer
-) throws {
+) throws -> Bool {
   let matches = filter?.matches(FilterInput(record: record, analyzed: analyzed)) ?? true
   if matches { renderer.render(record, analyzed, start: start, into: &out) }
   do throws(CaptureError) {
@@ -91,4 +92,5 @@ func emit(
   } catch {
     throw Failure(error)
   }
+  return matches
 }

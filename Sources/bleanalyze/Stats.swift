@@ -18,12 +18,14 @@ struct Stats: ParsableCommand {
       Connect latency (LE Create Connection to its Connection Complete) and write→notify \
       round trips (pairs found as in `timeline`: --pair-window, --pair) get the same \
       summary and a histogram in 1-2-5 buckets from 0.1 ms to 100 s, as does each \
-      request opcode's latency.
+      request opcode's latency. A Security block sums the connections' security \
+      summaries (as `timeline` tells them): encrypted after pairing, with a stored key or \
+      never, pairing methods, LE security levels, ATT security errors and findings.
 
       text: tables and histograms per capture. json: {"schema_version":1,"captures":[…]}, \
       latencies as *_ms numbers with µs precision. ndjson: one object per table row, \
       with a "type" (capture, opcode, error, characteristic, connection, \
-      connect_latency, write_notify, pair).
+      connect_latency, write_notify, pair, security).
       """
   )
 

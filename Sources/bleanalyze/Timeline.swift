@@ -18,6 +18,16 @@ struct TimelineCommand: ParsableCommand {
       (this host, the peer, or link loss), and the gap until the same peer reconnected. \
       Attempts that made no connection (cancelled, failed, timed out) are listed too.
 
+      Each connection that paired, encrypted, got an SMP Security Request or an ATT \
+      security error ends with its security summary: each pairing (legacy or LE Secure \
+      Connections; Just Works, Passkey Entry, Numeric Comparison or OOB; MITM, bonding, key \
+      size, keys each way), each start of encryption (pairing key or stored key), the LE \
+      security mode 1 level reached (1-4), the ATT Insufficient Authentication, Encryption \
+      and Key Size errors and what followed, and findings with a severity (legacy pairing \
+      whose LTK an eavesdropper can recover, key size below 16, data sent before \
+      encryption on a characteristic that later needed it, Security Request ignored, \
+      Just Works).
+
       A write (request or command) is answered by the first notification or indication, \
       within --pair-window, on another characteristic of the written characteristic's \
       service; --pair names other pairs explicitly.

@@ -122,4 +122,23 @@ import Testing
     #expect(reader.next() == nil)
     #expect(reader.damage == nil)
   }
+
+  /// Records the kernel queued before the stop were captured: they are still read, then
+  /// the reader ends without waiting for more.
+  @Test func stopReadsWhatIsAlreadyQueued() throws {
+    var pair: [Int32] = [-1, -1]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+    defer { close(pair[1]) }
+    let control = LiveControl()
+    let reader = MonitorSocketReader(descriptor: pair[0], adapter: nil, control: control, ownsDescriptor: true)
+    let queued = Array(try Self.datagrams("hr-sensor-monitor.btsnoop").prefix(3))
+    for datagram in queued {
+      _ = datagram.withUnsafeBytes { send(pair[1], $0.baseAddress, $0.count, 0) }
+    }
+    control.requestStop()
+    let started = Self.now()
+    #expect(readAll(reader).records.count == 3)
+    #expect(reader.damage == nil)
+    #expect(Self.now() - started < 1_000_000)
+  }
 }

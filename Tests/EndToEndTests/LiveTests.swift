@@ -208,7 +208,8 @@ struct LiveTests {
     let help = run(["live", "--help"]).stdout
     for option in [
       "--monitor", "--list", "--follow", "--from-end", "--tcp", "--reconnect", "--format", "--filter", "-w",
-      "--verbose", "SIGINT", "CAP_NET_RAW", "setcap",
+      "--verbose", "SIGINT", "CAP_NET_RAW", "setcap", "--buffer-size", "capture.dropped", "capturing on",
+      "capture ended",
     ] {
       #expect(help.contains(option), "live --help does not mention \(option)")
     }
@@ -238,7 +239,9 @@ struct LiveTests {
     let (status, child) = try runOnStandardInput(
       try Data(contentsOf: Paths.samples.appending(path: sample)), ["--format", "ndjson"])
     #expect(status == 0)
-    #expect(child.stderr.isEmpty)
+    // Only the line that says capture has started, for scripts.
+    #expect(lines(child.stderr).count == 1)
+    #expect(child.stderr.hasPrefix("bleanalyze: capturing from standard input ("))
     SequenceComparison.compare("live - records of \(sample)", expected: showLines(path), actual: child.outputLines)
   }
 
@@ -250,7 +253,7 @@ struct LiveTests {
       try Data(contentsOf: Paths.samples.appending(path: "hr-sensor.btsnoop")),
       ["--format", "ndjson", "-w", saved.path])
     #expect(status == 0)
-    #expect(child.stderr.hasPrefix("bleanalyze: wrote 49 records to \(saved.path)"))
+    #expect(lines(child.stderr).contains { $0.hasPrefix("bleanalyze: wrote 49 records to \(saved.path)") })
     #expect(child.outputLines.count == 49)
     SequenceComparison.compare("-w \(output)", expected: child.outputLines, actual: showLines(saved.path))
   }
@@ -419,4 +422,115 @@ struct LiveTests {
 /// A `show --format ndjson` line without what a request learns from its answer.
 func withoutAnswer(_ line: String) -> String {
   line.replacing(#/,"response_frame":\d+,"latency_ms":[0-9.]+,"outcome":"[a-z]+"/#, with: "")
+}
+
+/// What `live` leaves behind when it is killed or stopped: the -w file after SIGKILL, the
+/// requests still open when capture stops.
+@Suite("live: crash consistency and the end of capture", .serialized)
+struct LiveEndTests {
+  /// `live --follow … -w` is killed with SIGKILL while records still arrive: the file it
+  /// leaves opens in bleanalyze and tshark without an error, holds every record flushed
+  /// before the kill (the source went idle, so they were), and nothing but whole records
+  /// of the source, in order.
+  @Test(arguments: ["killed.btsnoop", "killed.pcap", "killed.pcapng"])
+  func sigkillLeavesAWholeFile(output: String) throws {
+    let pieces = try CapturePieces(sample: "hr-sensor.btsnoop")
+    let file = Paths.scratchFile("kill-source.btsnoop")
+    let saved = Paths.scratchFile(output)
+    defer { for url in [file, saved] { try? FileManager.default.removeItem(at: url) } }
+    try pieces.bytes(0..<20).write(to: file)
+    let child = try LiveChild(["--follow", file.path, "--format", "ndjson", "-w", saved.path])
+    #expect(child.waitForLines(20, timeout: 20), "the first 20 records did not show: \(child.stderr)")
+    #expect(
+      waitUntil(timeout: 2) { lines(run(["show", "--format", "ndjson", saved.path]).stdout).count == 20 },
+      "the -w file did not get the first 20 records while the source was idle")
+    // More records, one write each, and SIGKILL while they come.
+    for index in 20..<35 {
+      try append(pieces.bytes(index..<(index + 1), header: false), to: file)
+      usleep(20_000)
+    }
+    child.kill()
+    child.process.waitUntilExit()
+    #expect(child.process.terminationReason == .uncaughtSignal)
+
+    let shown = run(["show", "--format", "ndjson", saved.path])
+    #expect(shown.status == 0, "bleanalyze cannot read the file whole: \(shown.stderr)")
+    #expect(!shown.stderr.contains("damaged"))
+    let kept = lines(shown.stdout)
+    #expect(kept.count >= 20 && kept.count <= 35, "\(kept.count) records in \(output)")
+    let source = showLines("Samples/hr-sensor.btsnoop").prefix(kept.count)
+    // The last request may have lost its answer to the kill.
+    let bare = { (line: String) in withoutAnswer(line).replacing(#/,"outcome":"[a-z]+"/#, with: "") }
+    SequenceComparison.compare("\(output) after SIGKILL", expected: source.map(bare), actual: kept.map(bare))
+    if Paths.tshark != nil {
+      var frames = 0
+      #expect(tsharkFields(saved, ["frame.number"]) { _ in frames += 1 })
+      #expect(frames == kept.count, "tshark reads \(frames) frames, bleanalyze \(kept.count)")
+      print("\(output) after SIGKILL: \(kept.count) of 35 records, tshark reads \(frames)")
+    } else {
+      print("tshark is not installed: \(output) after SIGKILL checked with bleanalyze only")
+    }
+  }
+
+  /// A request shown before its answer (the source went quiet for more than half a
+  /// second) that is still open when live stops gets a line saying so, as show marks it.
+  @Test(arguments: [("text", "# #"), ("ndjson", "{\"type\":\"outcome\",\"request_frame\":")])
+  func requestOpenAtTheEndIsUnanswered(format: String, prefix: String) throws {
+    let (file, request) = try Self.captureEndingWithARequest("open-request.btsnoop")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let child = try LiveChild(["--follow", file.path, "--format", format])
+    let shownLines = format == "text" ? request + 3 : request + 1
+    #expect(child.waitForLines(shownLines, timeout: 20), "the records did not show: \(child.stderr)")
+    usleep(700_000)
+    #expect(child.interrupt() == 0)
+    let late = child.outputLines.filter { $0.hasPrefix(prefix) }
+    #expect(late.count == 1, "\(child.stdout)")
+    let frame = request + 1
+    if format == "text" {
+      #expect(late.first?.hasPrefix("# #\(frame) ") == true)
+      #expect(late.first?.hasSuffix("→ no response (capture ended)") == true)
+    } else {
+      #expect(
+        late.first
+          == "{\"type\":\"outcome\",\"request_frame\":\(frame),\"outcome\":\"unanswered\",\"reason\":\"end_of_capture\"}"
+      )
+    }
+  }
+
+  /// A JSON document waits for every answer: the request open at the end carries its
+  /// outcome itself, as in show.
+  @Test func jsonDocumentRequestOpenAtTheEnd() throws {
+    let (file, request) = try Self.captureEndingWithARequest("open-request-json.btsnoop")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let child = try LiveChild(["--follow", file.path, "--format", "json"])
+    usleep(1_500_000)
+    #expect(child.interrupt() == 0)
+    let shown = run(["show", "--format", "json", file.path])
+    #expect(shown.status == 0)
+    #expect(Self.unansweredFrames(child.stdout) == [request + 1], "\(child.stdout.suffix(600))")
+    #expect(Self.unansweredFrames(shown.stdout) == [request + 1])
+  }
+
+  /// A scratch file holding hr-sensor's records up to its last request, none after: its
+  /// answer never comes. Returns the file and the request's index (its frame less one).
+  static func captureEndingWithARequest(_ name: String) throws -> (URL, Int) {
+    let pieces = try CapturePieces(sample: "hr-sensor.btsnoop")
+    let requests = showLines("Samples/hr-sensor.btsnoop").enumerated().filter {
+      $0.element.contains("\"response_frame\"")
+    }
+    let request = try #require(requests.last).offset
+    let file = Paths.scratchFile(name)
+    try pieces.bytes(0..<(request + 1)).write(to: file)
+    return (file, request)
+  }
+
+  /// The frames of a `show`/`live` JSON document whose `att.outcome` is `unanswered`.
+  static func unansweredFrames(_ document: String) -> [Int] {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any],
+      let captures = object["captures"] as? [[String: Any]]
+    else { return [] }
+    return captures.flatMap { ($0["records"] as? [[String: Any]]) ?? [] }.compactMap { record in
+      (record["att"] as? [String: Any])?["outcome"] as? String == "unanswered" ? record["frame"] as? Int : nil
+    }
+  }
 }

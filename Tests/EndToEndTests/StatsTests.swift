@@ -161,7 +161,8 @@ struct StatsTests {
     #expect(empty.status == 0, "stderr: \(empty.stderr)")
     let rows = StatsRows(empty.stdout)
     #expect(rows.of("capture").first?["records"] as? Int == 0)
-    #expect(rows.rows.map { $0["type"] as? String ?? "" } == ["capture", "connect_latency", "write_notify"])
+    #expect(
+      rows.rows.map { $0["type"] as? String ?? "" } == ["capture", "connect_latency", "write_notify", "security"])
   }
 }
 

@@ -162,11 +162,20 @@ func tsharkFields(
   _ file: URL, _ fields: [String], sourceLocation: SourceLocation = #_sourceLocation,
   _ body: ([Substring]) -> Void
 ) -> Bool {
+  tsharkFields(file, options: [], fields: fields, sourceLocation: sourceLocation, body)
+}
+
+/// The same with tshark `options` before the fields (`-E occurrence=a`…).
+@discardableResult
+func tsharkFields(
+  _ file: URL, options: [String], fields: [String], sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: ([Substring]) -> Void
+) -> Bool {
   guard let tshark = Paths.tshark else {
     Issue.record("tshark not installed", sourceLocation: sourceLocation)
     return false
   }
-  let output = execute(tshark, ["-n", "-r", file.path, "-T", "fields"] + fields.flatMap { ["-e", $0] })
+  let output = execute(tshark, ["-n", "-r", file.path, "-T", "fields"] + options + fields.flatMap { ["-e", $0] })
   guard output.status == 0 else {
     Issue.record(
       "tshark failed on \(file.path) with status \(output.status): \(output.stderr)",

@@ -261,6 +261,8 @@ public struct LinkTracker {
         var record = record
         record.direction = analyzed.decoded.ll?.direction?.hostDirection
         analyzeLinkLayer(record, &analyzed)
+      } else if case .monitor(.deleteIndex) = record.kind {
+        endAdapter(record.adapter, &analyzed)
       }
       return
     }

@@ -136,6 +136,8 @@ public struct Statistics {
   public private(set) var first: Timestamp?
   public private(set) var last: Timestamp?
   public private(set) var attPDUs = 0
+  /// Records the capture source lost (`Record.droppedBefore`).
+  public private(set) var dropped = 0
   /// Air sniffer captures: link-layer packets, those with a bad CRC, retransmissions.
   public private(set) var llPackets = 0
   public private(set) var llCRCBad = 0
@@ -171,6 +173,8 @@ public struct Statistics {
   public private(set) var rtt: LatencySummary?
   public private(set) var rttHistogram = Histogram()
   public private(set) var pairs: [PairStats] = []
+  /// The connections' security summed up.
+  public private(set) var security = SecuritySummary()
 
   public init() {}
 
@@ -182,6 +186,7 @@ public struct Statistics {
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     records += 1
+    dropped += record.droppedBefore
     if first == nil { first = record.timestamp }
     last = record.timestamp
     if analyzed.decoded.linkLayer != nil, let ll = analyzed.decoded.ll {
@@ -333,6 +338,7 @@ public struct Statistics {
         transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
         rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect)
     }.sorted { $0.ref.id < $1.ref.id }
+    security = SecuritySummary(timeline.connections.map(\.security))
     let latencies = connections.compactMap(\.connectLatencyMicroseconds)
     connectLatency = LatencySummary(latencies)
     connectHistogram = Histogram(latencies)

@@ -218,6 +218,10 @@ public enum DisconnectInitiator: String, Sendable {
   /// its first connection events. Android reports it as status 62 or 133, CoreBluetooth
   /// as didFailToConnect.
   case failedToEstablish = "failed_to_establish"
+  /// The adapter went away (Linux monitor Index Removed) with the connection up: the
+  /// kernel ends its connections with no HCI event, as Connection Terminated By Local
+  /// Host (0x16) to its own sockets.
+  case adapterGone = "adapter_gone"
 
   /// Reasons that mean the link was lost, not closed.
   static let linkLossReasons: Set<UInt8> = [0x08, 0x22, 0x28, 0x3E]
@@ -346,6 +350,9 @@ public struct ConnectionTimeline: Sendable {
   public var pairs: [WriteNotifyPair] = []
   /// ATT PDUs per opcode, both ways.
   public var attCounts: [UInt8: Int] = [:]
+  /// Pairing, encryption, the security level and the findings (`SecurityTracker`); nil
+  /// when the connection had no pairing, no encryption and no ATT security error.
+  public var security: ConnectionSecurity?
   public var first: FrameTime
   public var last: FrameTime
 
@@ -361,6 +368,8 @@ public struct Timeline: Sendable {
   public var start: Int64?
   public var connections: [ConnectionTimeline] = []
   public var attempts: [ConnectionAttempt] = []
+  /// Adapters added, opened, closed and removed (Linux monitor records), in frame order.
+  public var adapterEvents: [AdapterEvent] = []
 
   public init() {}
 

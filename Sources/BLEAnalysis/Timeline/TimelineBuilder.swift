@@ -21,6 +21,8 @@ public struct TimelineBuilder {
   private var pendingBREDR: [PeerKey: Int] = [:]
   /// The last connection to each peer that ended, for the reconnect gap.
   var lastEnded: [PeerKey: Int] = [:]
+  /// What each connection's security summary needs beyond the timeline.
+  private var security = SecurityTracker()
 
   struct PeerKey: Hashable {
     var adapter: UInt16?
@@ -46,8 +48,10 @@ public struct TimelineBuilder {
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
+    security.add(record, analyzed)
     guard let hci = analyzed.decoded.hci else {
       if analyzed.decoded.linkLayer != nil { addLinkLayer(record, analyzed) }
+      if let monitor = analyzed.decoded.monitor { adapterRecord(monitor, record, analyzed) }
       return
     }
     for request in analyzed.unanswered { settle(request) }
@@ -67,6 +71,7 @@ public struct TimelineBuilder {
       timeline.connections[i].transactions.sort { $0.request.frame < $1.request.frame }
     }
     states = [:]
+    security.finish(&timeline)
     return timeline
   }
 

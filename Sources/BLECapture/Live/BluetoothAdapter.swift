@@ -15,7 +15,7 @@ public struct BluetoothAdapter: Sendable, Hashable {
   public var bus: String
   public var isUp: Bool
 
-  /// The adapters, through the HCIGETDEVLIST ioctl and `hci_devinfo`.
+  /// The adapters in index order, through the HCIGETDEVLIST ioctl and `hci_devinfo`.
   public static func list() throws(LiveError) -> [BluetoothAdapter] {
     let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
     guard descriptor >= 0 else { throw MonitorSocketReader.socketError("list Bluetooth adapters") }
@@ -48,7 +48,8 @@ public struct BluetoothAdapter: Sendable, Hashable {
           bus: hci_bustostr(Int32(info.type & 0x0F)).map { String(cString: $0) } ?? "UNKNOWN",
           isUp: info.flags & (1 << HCI_UP) != 0))
     }
-    return adapters
+    // The kernel lists the newest adapter first.
+    return adapters.sorted { $0.index < $1.index }
   }
 }
 

@@ -6,7 +6,9 @@ import CBluetooth
 
 /// Reads the Linux HCI monitor channel, the live source `btmon` reads: every HCI packet of
 /// every adapter, plus New Index, System Note and control records, as the same `Record`s
-/// the btsnoop 2001 reader makes. Timestamps are the kernel's (SO_TIMESTAMP).
+/// the btsnoop 2001 reader makes. Timestamps are the kernel's (SO_TIMESTAMP). Records the
+/// kernel dropped because the receive buffer was full are counted (`MonitorDrops`) and
+/// given to the record after the gap as `droppedBefore`.
 ///
 /// Each datagram is one record (FORMATS.md §2), header little-endian:
 ///
@@ -35,10 +37,25 @@ public final class MonitorSocketReader: RecordSource {
   public private(set) var damage: CaptureDamage?
   /// Records that came without a kernel timestamp and got the current time instead.
   public private(set) var withoutKernelTimestamp = 0
+  /// The kernel's drop count, and where each gap lies.
+  public private(set) var drops = MonitorDrops()
+  /// The receive buffer the kernel granted, in bytes (0 when it was not raised).
+  public private(set) var bufferSize = 0
+  /// Drops placed before a record that the adapter filter then left out.
+  private var carriedDrops = 0
+  /// Once a stop is requested: until when (CLOCK_MONOTONIC ns) the records the kernel
+  /// had already queued are still read.
+  private var drainDeadline: Int64?
+  /// How long the records queued at a stop are read: a reader that fell behind catches
+  /// up (at a few ten thousand records a second), one that never can still stops.
+  static let drainNanoseconds: Int64 = 2_000_000_000
 
   /// Opens the monitor channel: `socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)` bound to
-  /// `HCI_DEV_NONE` on `HCI_CHANNEL_MONITOR`, which needs CAP_NET_RAW.
-  public static func open(adapter: UInt16?, control: LiveControl) throws(LiveError) -> MonitorSocketReader {
+  /// `HCI_DEV_NONE` on `HCI_CHANNEL_MONITOR`, which needs CAP_NET_RAW, with a receive
+  /// buffer of `bufferSize` bytes.
+  public static func open(
+    adapter: UInt16?, control: LiveControl, bufferSize: Int = MonitorDrops.defaultBufferSize
+  ) throws(LiveError) -> MonitorSocketReader {
     let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
     guard descriptor >= 0 else { throw socketError("open HCI monitor") }
     var address = sockaddr_hci(
@@ -56,7 +73,9 @@ public final class MonitorSocketReader: RecordSource {
       close(descriptor)
       throw error
     }
-    return MonitorSocketReader(descriptor: descriptor, adapter: adapter, control: control, ownsDescriptor: true)
+    let reader = MonitorSocketReader(descriptor: descriptor, adapter: adapter, control: control, ownsDescriptor: true)
+    reader.bufferSize = reader.drops.configure(descriptor, bufferSize: bufferSize)
+    return reader
   }
 
   /// The error of a failed socket(AF_BLUETOOTH) or bind, from errno.
@@ -96,10 +115,14 @@ public final class MonitorSocketReader: RecordSource {
   public func next() -> Record? {
     while damage == nil {
       switch control.wait(for: descriptor, timeout: -1) {
-      case .stopped: return nil
+      case .stopped where drainDeadline == nil:
+        // The records the kernel queued before the stop were captured: read them too.
+        drainDeadline = Self.monotonicNanoseconds() + Self.drainNanoseconds
+      case .stopped: break
       case .timedOut: continue
       case .readable: break
       }
+      if let drainDeadline, Self.monotonicNanoseconds() > drainDeadline { return nil }
       var vector = iovec(iov_base: storage.baseAddress, iov_len: storage.count)
       var message = msghdr()
       let count = withUnsafeMutablePointer(to: &vector) { vectorPointer in
@@ -110,6 +133,8 @@ public final class MonitorSocketReader: RecordSource {
         return recvmsg(descriptor, &message, Int32(MSG_DONTWAIT))
       }
       if count < 0 {
+        // Stopping, and nothing is queued any more.
+        if errno == EAGAIN && drainDeadline != nil { return nil }
         if errno == EINTR || errno == EAGAIN { continue }
         damage = CaptureDamage(offset: received, "reading the monitor socket failed: \(MappedFile.errnoText())")
         return nil
@@ -118,8 +143,16 @@ public final class MonitorSocketReader: RecordSource {
       if count == 0 { return nil }
       let offset = received
       received += count
-      let timestamp = kernelTimestamp(message) ?? currentTime()
-      if let record = record(length: count, timestamp: timestamp, offset: offset) { return record }
+      let (kernelTime, overflowCount) = controlMessages(message)
+      let timestamp = kernelTime ?? currentTime()
+      carriedDrops += drops.afterReceive(
+        overflowCount: overflowCount, timestamp: timestamp.unixMicroseconds, stampedOnRead: stampedOnRead(count),
+        counter: { MonitorDrops.memoryInfo(descriptor) }, now: { Self.currentMicroseconds() })
+      if var record = record(length: count, timestamp: timestamp, offset: offset) {
+        record.droppedBefore = carriedDrops
+        carriedDrops = 0
+        return record
+      }
     }
     return nil
   }
@@ -149,16 +182,19 @@ public final class MonitorSocketReader: RecordSource {
     return record
   }
 
-  /// The SCM_TIMESTAMP control message of `message`, if there is one.
+  /// The SCM_TIMESTAMP and SO_RXQ_OVFL (a u32, the drops so far) control messages of
+  /// `message`, those there are.
   ///
   ///     0            8       12      16
   ///     +------------+-------+-------+---------------------+
   ///     | cmsg_len   | level | type  | struct timeval      |
   ///     +------------+-------+-------+---------------------+
-  private func kernelTimestamp(_ message: msghdr) -> Timestamp? {
+  private func controlMessages(_ message: msghdr) -> (Timestamp?, UInt32?) {
     let headerSize = MemoryLayout<cmsghdr>.size
     let base = UnsafeRawPointer(controlStorage.baseAddress!)
     var offset = 0
+    var timestamp: Timestamp?
+    var overflowCount: UInt32?
     while offset + headerSize <= Int(message.msg_controllen) {
       let header = base.loadUnaligned(fromByteOffset: offset, as: cmsghdr.self)
       let length = Int(header.cmsg_len)
@@ -167,12 +203,50 @@ public final class MonitorSocketReader: RecordSource {
         length >= headerSize + MemoryLayout<timeval>.size
       {
         let value = base.loadUnaligned(fromByteOffset: offset + headerSize, as: timeval.self)
-        return Timestamp(seconds: Int64(value.tv_sec), fraction: Int64(value.tv_usec), unitsPerSecond: 1_000_000)
+        timestamp = Timestamp(seconds: Int64(value.tv_sec), fraction: Int64(value.tv_usec), unitsPerSecond: 1_000_000)
+      } else if header.cmsg_level == SOL_SOCKET, header.cmsg_type == MonitorDrops.queueOverflow,
+        length >= headerSize + MemoryLayout<UInt32>.size
+      {
+        overflowCount = base.loadUnaligned(fromByteOffset: offset + headerSize, as: UInt32.self)
       }
       // CMSG_NXTHDR: lengths are rounded up to the alignment of size_t.
       offset += (length + MemoryLayout<Int>.size - 1) & ~(MemoryLayout<Int>.size - 1)
     }
-    return nil
+    return (timestamp, overflowCount)
+  }
+
+  /// Whether the datagram of `length` bytes in `storage` is a System Note or User Logging
+  /// record, which the kernel stamps when a socket reads it (it sets no time when it
+  /// makes them).
+  private func stampedOnRead(_ length: Int) -> Bool {
+    guard length >= 2 else { return false }
+    let opcode = MonitorOpcode(
+      rawValue: UnsafeRawPointer(storage.baseAddress!).loadUnaligned(as: UInt16.self).littleEndian)
+    return opcode == .systemNote || opcode == .userLogging
+  }
+
+  /// Drops the kernel counted after the last record read, which no record carries: read
+  /// once, when the capture ends.
+  public func finishDrops() -> Int {
+    let descriptor = descriptor
+    return carriedDrops + drops.finish(counter: { MonitorDrops.memoryInfo(descriptor) })
+  }
+
+  /// Bytes the kernel still holds for this socket (records queued, not read): after a
+  /// stop whose 2 s of reading did not empty the queue.
+  public var unreadBytes: Int { MonitorDrops.memoryInfo(descriptor)?.queued ?? 0 }
+
+  static func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+
+  /// CLOCK_REALTIME in µs since the Unix epoch, the clock of the kernel's timestamps.
+  static func currentMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
   }
 
   private func currentTime() -> Timestamp {

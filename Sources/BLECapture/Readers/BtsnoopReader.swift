@@ -67,6 +67,9 @@ final class BtsnoopReader: RecordSource {
   var resolution: TimestampResolution { .microseconds }
   var progress: (done: Int, total: Int) { (offset, file.bytes.count) }
 
+  /// The last cumulative drop count read.
+  private var cumulativeDrops = 0
+
   func next() -> Record? {
     let bytes = file.bytes
     let start = offset
@@ -88,7 +91,14 @@ final class BtsnoopReader: RecordSource {
     }
     offset = bodyStart + includedLength
     frame += 1
-    return Self.record(in: bytes, at: start, frame: frame, datalink: datalink, fileOffset: start)
+    var record = Self.record(in: bytes, at: start, frame: frame, datalink: datalink, fileOffset: start)
+    // Cumulative drops: what the writer lost before this record, counted from its start.
+    let drops = Int(bytes.bigEndian32(at: start + 12))
+    if drops > cumulativeDrops {
+      record.droppedBefore = drops - cumulativeDrops
+      cumulativeDrops = drops
+    }
+    return record
   }
 
   /// The record whose header starts at `start` in `bytes`, which hold its whole body.

@@ -5,6 +5,8 @@ final class BtsnoopWriter: CaptureWriter {
   private var packet: [UInt8] = []
   private var recordBytes: [UInt8] = []
   private(set) var skipped = 0
+  /// Records the source lost so far, written in each record's cumulative drops field.
+  private var cumulativeDrops = 0
 
   init(path: String, framing: OutputFraming) throws(CaptureError) {
     self.framing = framing
@@ -29,7 +31,8 @@ final class BtsnoopWriter: CaptureWriter {
     appendBigEndian(UInt32(packet.count + record.originalLength - record.bytes.count), to: &recordBytes)
     appendBigEndian(UInt32(packet.count), to: &recordBytes)
     appendBigEndian(flags, to: &recordBytes)
-    appendBigEndian(UInt32(0), to: &recordBytes)
+    cumulativeDrops += record.droppedBefore
+    appendBigEndian(UInt32(clamping: cumulativeDrops), to: &recordBytes)
     appendBigEndian(record.timestamp.unixMicroseconds &+ Timestamp.btsnoopEpochOffset, to: &recordBytes)
     recordBytes.append(contentsOf: packet)
     try file.append(recordBytes)

@@ -3,7 +3,8 @@
 /// record, little-endian.
 ///
 /// EPB: type 6 | length | interface 0 | timestamp high | low | captured | original
-/// | packet padded to 4 | epb_flags (direction) | end of options | length.
+/// | packet padded to 4 | epb_flags (direction) | epb_dropcount (records lost before
+/// this one) | end of options | length.
 final class PcapngWriter: CaptureWriter {
   let framing: OutputFraming
   private let file: OutputFile
@@ -64,7 +65,14 @@ final class PcapngWriter: CaptureWriter {
         var flags: [UInt8] = []
         appendLittleEndian(UInt32(direction == .received ? 1 : 2), to: &flags)
         Self.appendOption(code: 2, flags, to: &body)
-        appendLittleEndian(UInt32(0), to: &body)
+      }
+      if record.droppedBefore > 0 {
+        var count: [UInt8] = []
+        appendLittleEndian(UInt64(record.droppedBefore), to: &count)
+        Self.appendOption(code: 4, count, to: &body)  // epb_dropcount
+      }
+      if record.direction != nil || record.droppedBefore > 0 {
+        appendLittleEndian(UInt32(0), to: &body)  // opt_endofopt
       }
     }
     try file.append(block)

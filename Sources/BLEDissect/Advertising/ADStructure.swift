@@ -60,6 +60,15 @@ public struct ADStructure: Hashable, Sendable {
     return structures
   }
 
+  /// Decodes the AD structures in `range` of `bytes` (advertising data a command
+  /// carries, an extended inquiry response); ranges are offsets in `bytes`.
+  public static func parseAll(in bytes: UnsafeRawBufferPointer, range: Range<Int>) -> [ADStructure] {
+    let range = range.clamped(to: 0..<bytes.count)
+    var c = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[range]).bytes, base: range.lowerBound, layer: .adv)
+    var diagnostics: [Diagnostic] = []
+    return parseAll(&c, diagnostics: &diagnostics)
+  }
+
   /// The dispatcher: checks the data size against the row's rule and reads it.
   /// Data that breaks the rule, or cannot be read, stays `.bytes`.
   static func decodeValue(

@@ -9,13 +9,24 @@ import BLECapture
 /// bit (per sync handle for periodic reports). The whole data belongs to the report
 /// that completes it, as an L2CAP PDU belongs to its last fragment.
 public struct AdvertisingDecoder {
-  struct FragmentKey: Hashable {
+  /// Which chain of reports a report's data continues: per adapter, advertiser,
+  /// Advertising_SID and scan response bit, or per sync handle for periodic reports.
+  public struct FragmentKey: Hashable, Sendable {
     var adapter: UInt16?
     var address: DeviceAddress?
     var addressType: UInt8?
     var sid: UInt8?
     var scanResponse: Bool
     var syncHandle: UInt16?
+
+    public init(_ report: AdvertisingReport, adapter: UInt16?) {
+      self.adapter = adapter
+      address = report.address
+      addressType = report.addressType?.rawValue
+      sid = report.sid
+      scanResponse = ExtendedEventType(rawValue: report.eventType).contains(.scanResponse) && report.kind == .extended
+      syncHandle = report.kind == .periodic ? report.syncHandle : nil
+    }
   }
 
   struct SyncKey: Hashable {
@@ -121,11 +132,7 @@ public struct AdvertisingDecoder {
   /// Adds a fragment to its chain; the report that completes it gets the whole data.
   private mutating func reassemble(_ report: inout AdvertisingReport, _ record: Record, diagnostics: inout [Diagnostic])
   {
-    let key = FragmentKey(
-      adapter: record.adapter, address: report.address, addressType: report.addressType?.rawValue,
-      sid: report.sid,
-      scanResponse: ExtendedEventType(rawValue: report.eventType).contains(.scanResponse) && report.kind == .extended,
-      syncHandle: report.kind == .periodic ? report.syncHandle : nil)
+    let key = FragmentKey(report, adapter: record.adapter)
     guard report.isFragment || pending[key] != nil else { return }
     let bytes = UnsafeRawBufferPointer(record.bytes)
     let end = min(bytes.count, report.data.start + report.data.count)
@@ -154,6 +161,7 @@ public struct AdvertisingDecoder {
       return
     }
     report.reassembled = chain.data
+    report.piece = report.data
     report.data = ByteRange(start: 0, count: chain.data.count)
     report.fragments = chain.fragments
   }
@@ -193,11 +201,13 @@ public struct AdvertisingDecoder {
   static func legacy(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt8()
     let addressType = try c.readUInt8()
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let (data, isCut) = try readData(&c)
     var report = AdvertisingReport(kind: .legacy, eventType: UInt16(eventType), data: data)
     report.addressType = AdvertisingAddressType(rawValue: addressType)
     report.address = address
+    report.addressOffset = addressOffset
     report.isCut = isCut
     if !isCut { report.rssi = rssi(try? c.readInt8()) }
     return report
@@ -208,16 +218,20 @@ public struct AdvertisingDecoder {
   static func directed(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt8()
     let addressType = try c.readUInt8()
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let directType = try c.readUInt8()
+    let directOffset = c.offset
     let direct = try c.readAddress()
     let rssi = try c.readInt8()
     var report = AdvertisingReport(
       kind: .directed, eventType: UInt16(eventType), data: ByteRange(start: c.offset, count: 0))
     report.addressType = AdvertisingAddressType(rawValue: addressType)
     report.address = address
+    report.addressOffset = addressOffset
     report.directAddressType = AdvertisingAddressType(rawValue: directType)
     report.directAddress = direct
+    report.directAddressOffset = directOffset
     report.rssi = Self.rssi(rssi)
     return report
   }
@@ -229,6 +243,7 @@ public struct AdvertisingDecoder {
   static func extended(_ c: inout ByteCursor) throws(DecodeError) -> AdvertisingReport {
     let eventType = try c.readUInt16()
     let addressType = AdvertisingAddressType(rawValue: try c.readUInt8())
+    let addressOffset = c.offset
     let address = try c.readAddress()
     let primaryPHY = try c.readUInt8()
     let secondaryPHY = try c.readUInt8()
@@ -237,9 +252,12 @@ public struct AdvertisingDecoder {
     let rssi = try c.readInt8()
     let interval = try c.readUInt16()
     let directType = try c.readUInt8()
+    let directOffset = c.offset
     let direct = try c.readAddress()
     let (data, isCut) = try readData(&c)
     var report = AdvertisingReport(kind: .extended, eventType: eventType, data: data)
+    report.addressOffset = addressOffset
+    report.directAddressOffset = directOffset
     if addressType != .anonymous {
       report.addressType = addressType
       report.address = address

@@ -39,6 +39,11 @@ public struct AdvertisingReport: Hashable, Sendable {
   /// The data of an extended or periodic report put together from several
   /// fragments; `data` and the structures' ranges index it.
   public var reassembled: [UInt8]?
+  /// Where `address` and `directAddress` are in the record, when it carries them.
+  public var addressOffset: Int?
+  public var directAddressOffset: Int?
+  /// This report's own piece of reassembled data, in the record.
+  public var piece: ByteRange?
   /// How many reports the data came in (1 unless reassembled).
   public var fragments = 1
   /// The capture source cut some of the report's bytes away.

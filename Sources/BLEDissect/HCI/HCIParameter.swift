@@ -148,16 +148,20 @@ extension HCIParameter {
   /// Decodes `layout` from the cursor, appending one field per parameter. Stops at
   /// the first parameter the bytes do not hold, after appending what was read.
   /// `values` remembers the integers read so far, for array counts.
+  /// `sink`, when given, learns where each parameter was.
   static func decode(
-    _ layout: [HCIParameter], _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues
+    _ layout: [HCIParameter], _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues,
+    sink: HCIParameterSink? = nil
   ) throws(DecodeError) {
     for parameter in layout {
-      try parameter.decode(&c, into: &fields, values: &values)
+      let start = c.offset
+      try parameter.decode(&c, into: &fields, values: &values, sink: sink)
+      sink?.add(parameter, from: start, to: c.offset, values: values)
     }
   }
 
   private func decode(
-    _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues
+    _ c: inout ByteCursor, into fields: inout [Field], values: inout ParameterValues, sink: HCIParameterSink?
   ) throws(DecodeError) {
     if isScalar {
       let (value, counted) = try scalarValue(&c)
@@ -191,7 +195,7 @@ extension HCIParameter {
         let start = c.offset
         var group: [Field] = []
         do {
-          try Self.decode(parameters, &c, into: &group, values: &values)
+          try Self.decode(parameters, &c, into: &group, values: &values, sink: sink)
         } catch {
           if !group.isEmpty { fields.append(.group("\(item)[\(index)]", group)) }
           throw error
@@ -280,6 +284,35 @@ extension HCIParameter {
         value |= UInt64(try block.readUInt8()) << UInt64(index * 8)
       }
       return value
+    }
+  }
+}
+
+/// Where one HCI parameter is in its record: what a tool that rewrites fields in
+/// place (`redact`) needs, from the same interpreter that decodes them.
+public struct HCIParameterLocation: Sendable {
+  public var parameter: HCIParameter
+  /// The parameter's octets, offsets in the record; for `lengthPrefixed`, the
+  /// significant data after the length octet.
+  public var range: Range<Int>
+}
+
+/// Collects parameter locations while a layout is decoded. Decoding without one
+/// costs a nil test per parameter.
+final class HCIParameterSink {
+  var locations: [HCIParameterLocation] = []
+
+  func add(_ parameter: HCIParameter, from start: Int, to end: Int, values: ParameterValues) {
+    switch parameter {
+    case .repeated:
+      // Its elements were added one by one.
+      return
+    case .lengthPrefixed(_, let lengthName, _):
+      let length = Int(clamping: values[lengthName] ?? 0)
+      locations.append(
+        HCIParameterLocation(parameter: parameter, range: start + 1..<max(start + 1, min(end, start + 1 + length))))
+    default:
+      locations.append(HCIParameterLocation(parameter: parameter, range: start..<end))
     }
   }
 }

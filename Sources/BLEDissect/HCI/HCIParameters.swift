@@ -33,7 +33,13 @@ public enum HCIParameters {
   /// opcode and length). Unknown, vendor and name-only commands give one
   /// `Parameters` field with the raw octets.
   public static func command(opcode: UInt16, _ c: inout ByteCursor, into fields: inout [Field]) -> DecodeError? {
-    run(HCICommandTable.byOpcode[opcode]?.parameters ?? raw, &c, &fields)
+    command(opcode: opcode, &c, into: &fields, sink: nil)
+  }
+
+  static func command(
+    opcode: UInt16, _ c: inout ByteCursor, into fields: inout [Field], sink: HCIParameterSink?
+  ) -> DecodeError? {
+    run(HCICommandTable.byOpcode[opcode]?.parameters ?? raw, &c, &fields, sink: sink)
   }
 
   /// Decodes an event's parameters; the cursor is at the first parameter (after
@@ -45,17 +51,24 @@ public enum HCIParameters {
   /// - LE Meta: Subevent_Code (with its name), then the subevent's parameters.
   /// - Vendor Specific and unknown events: one `Parameters` field, raw.
   public static func event(code: UInt8, _ c: inout ByteCursor, into fields: inout [Field]) -> DecodeError? {
+    event(code: code, &c, into: &fields, sink: nil)
+  }
+
+  static func event(
+    code: UInt8, _ c: inout ByteCursor, into fields: inout [Field], sink: HCIParameterSink?
+  ) -> DecodeError? {
     var values = ParameterValues()
     switch code {
     case HCIEventCode.commandComplete.rawValue:
       do {
         try HCIParameter.decode(
-          [.uint8("Num_HCI_Command_Packets"), .opcode("Command_Opcode")], &c, into: &fields, values: &values)
+          [.uint8("Num_HCI_Command_Packets"), .opcode("Command_Opcode")], &c, into: &fields, values: &values,
+          sink: sink)
       } catch {
         return error
       }
       let opcode = UInt16(truncatingIfNeeded: values["Command_Opcode"] ?? 0)
-      return runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields)
+      return runReturn(returnLayout(opcode, empty: c.isAtEnd), &c, &fields, sink: sink)
     case HCIEventCode.leMeta.rawValue:
       let subevent: UInt8
       do {
@@ -65,9 +78,9 @@ public enum HCIParameters {
       }
       let name = LESubeventCode(rawValue: subevent).name
       fields.append(Field("Subevent_Code", .code(UInt64(subevent), hexDigits: 2, name: name)))
-      return run(HCIEventTable.subeventsByCode[subevent]?.parameters ?? raw, &c, &fields)
+      return run(HCIEventTable.subeventsByCode[subevent]?.parameters ?? raw, &c, &fields, sink: sink)
     default:
-      return run(HCIEventTable.eventsByCode[code]?.parameters ?? raw, &c, &fields)
+      return run(HCIEventTable.eventsByCode[code]?.parameters ?? raw, &c, &fields, sink: sink)
     }
   }
 
@@ -186,10 +199,10 @@ public enum HCIParameters {
   /// (controllers do, for unknown or disallowed commands): that is complete, not
   /// truncated.
   private static func runReturn(
-    _ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]
+    _ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field], sink: HCIParameterSink? = nil
   ) -> DecodeError? {
     let before = fields.count
-    let error = run(layout, &c, &fields)
+    let error = run(layout, &c, &fields, sink: sink)
     if error != nil, c.isAtEnd, fields.count == before + 1, let status = fields.last,
       status.name == "Status", status.value.integer != 0
     {
@@ -198,10 +211,12 @@ public enum HCIParameters {
     return error
   }
 
-  private static func run(_ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field]) -> DecodeError? {
+  private static func run(
+    _ layout: [HCIParameter], _ c: inout ByteCursor, _ fields: inout [Field], sink: HCIParameterSink? = nil
+  ) -> DecodeError? {
     var values = ParameterValues()
     do {
-      try HCIParameter.decode(layout, &c, into: &fields, values: &values)
+      try HCIParameter.decode(layout, &c, into: &fields, values: &values, sink: sink)
     } catch {
       return error
     }
@@ -209,5 +224,44 @@ public enum HCIParameters {
       fields.append(Field(unparsedFieldName, .bytes(c.readRemainingBytes())))
     }
     return nil
+  }
+}
+
+// MARK: - Locations
+
+extension HCIParameters {
+  /// Where each parameter of an HCI command or event is in `bytes` (the record
+  /// without its H4 type byte), in layout order, array elements one after the other,
+  /// as far as the bytes go. The same interpreter as `command` and `event` reads them,
+  /// so the ranges are those of the decoded fields. Empty for other packet types.
+  public static func locations(of type: HCIPacketType, in bytes: UnsafeRawBufferPointer) -> [HCIParameterLocation] {
+    let headerSize: Int
+    switch type {
+    case .command: headerSize = 3
+    case .event: headerSize = 2
+    default: return []
+    }
+    guard bytes.count >= headerSize else { return [] }
+    let sink = HCIParameterSink()
+    var fields: [Field] = []
+    var c = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[headerSize...]).bytes, base: headerSize, layer: .hci)
+    if type == .event {
+      _ = event(code: bytes[0], &c, into: &fields, sink: sink)
+    } else {
+      _ = command(opcode: UInt16(bytes[0]) | UInt16(bytes[1]) << 8, &c, into: &fields, sink: sink)
+    }
+    return sink.locations
+  }
+
+  /// Where each parameter of `layout` is when it starts at `start` of `bytes`.
+  public static func locations(
+    of layout: [HCIParameter], in bytes: UnsafeRawBufferPointer, from start: Int
+  ) -> [HCIParameterLocation] {
+    guard start <= bytes.count else { return [] }
+    let sink = HCIParameterSink()
+    var fields: [Field] = []
+    var c = ByteCursor(UnsafeRawBufferPointer(rebasing: bytes[start...]).bytes, base: start, layer: .hci)
+    _ = run(layout, &c, &fields, sink: sink)
+    return sink.locations
   }
 }

@@ -16,6 +16,9 @@ public struct LLPacket: Hashable, Sendable {
   public var data: LLDataPDU?
   /// The CRC as it was sent (three octets, little endian), when the record holds it.
   public var crc: UInt32?
+  /// Where the PDU's header starts in the record (after the access address); the
+  /// CRC follows the header and its Length octets of payload.
+  public var pduOffset: Int?
   /// The connection the packet belongs to: its number in the capture (1, 2, …),
   /// which serves as its handle. Set for CONNECT_IND and data channel PDUs.
   public var connection: UInt16?
@@ -79,8 +82,19 @@ public struct LLAdvertisingPDU: Hashable, Sendable {
   public var extended: LLExtendedHeader?
   /// AdvData or ScanRspData.
   public var data: ByteRange?
+  /// Where the addresses above are in the record, each with its field name.
+  public var addressFields: [LLAddressField] = []
 
   public var name: String { type.name(secondary: isSecondary) }
+}
+
+/// Where an advertising PDU carries an address: `AdvA`, `TargetA`, `ScanA` or `InitA`
+/// and the offset of its six octets (least significant first) in the record.
+public struct LLAddressField: Hashable, Sendable {
+  public var name: String
+  public var offset: Int
+  /// TxAdd or RxAdd: the address is a random one.
+  public var random: Bool
 }
 
 /// The LLData of a CONNECT_IND or AUX_CONNECT_REQ (Core 6.0, Vol 6, Part B, 2.3.3.1).

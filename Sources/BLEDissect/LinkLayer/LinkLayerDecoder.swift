@@ -74,6 +74,7 @@ struct LinkLayerDecoder {
     }
     // The PDU and the CRC: the CRC is the last three bytes the packet holds.
     let pduStart = c.offset
+    packet.pduOffset = pduStart
     let available = c.remaining
     let isAdvertising = packet.accessAddress == LLPacket.advertisingAccessAddress || packet.radio.auxiliary
     var fragment: LLFragment?
@@ -145,19 +146,26 @@ struct LinkLayerDecoder {
           "\(pdu.name) has \(c.remaining) payload bytes, needs \(row.length.text)"))
       if c.remaining < row.length.minimum { return }
     }
+    // Where each address is, for tools that rewrite them (TxAdd says the first, RxAdd the second).
+    func address(_ name: String, random: Bool) throws(DecodeError) -> DeviceAddress {
+      let offset = c.offset
+      let address = try c.readAddress()
+      pdu.addressFields.append(LLAddressField(name: name, offset: offset, random: random))
+      return address
+    }
     switch row.layout {
     case .advertiserAndData:
-      pdu.advA = try c.readAddress()
+      pdu.advA = try address("AdvA", random: pdu.txAdd)
       pdu.data = c.readRemainingRange()
     case .directed:
-      pdu.advA = try c.readAddress()
-      pdu.targetA = try c.readAddress()
+      pdu.advA = try address("AdvA", random: pdu.txAdd)
+      pdu.targetA = try address("TargetA", random: pdu.rxAdd)
     case .scanRequest:
-      pdu.scanA = try c.readAddress()
-      pdu.advA = try c.readAddress()
+      pdu.scanA = try address("ScanA", random: pdu.txAdd)
+      pdu.advA = try address("AdvA", random: pdu.rxAdd)
     case .connect:
-      pdu.initA = try c.readAddress()
-      pdu.advA = try c.readAddress()
+      pdu.initA = try address("InitA", random: pdu.txAdd)
+      pdu.advA = try address("AdvA", random: pdu.rxAdd)
       let connect = try Self.connectParameters(&c)
       pdu.connect = connect
       guard packet.radio.crc != .bad else { break }
@@ -208,8 +216,14 @@ struct LinkLayerDecoder {
     guard !header.isAtEnd else { return }
     let flags = try header.readUInt8()
     ext.flags = flags
-    if flags & 0x01 != 0 { pdu.advA = try header.readAddress() }
-    if flags & 0x02 != 0 { pdu.targetA = try header.readAddress() }
+    if flags & 0x01 != 0 {
+      pdu.advA = try header.readAddress()
+      pdu.addressFields.append(LLAddressField(name: "AdvA", offset: header.offset - 6, random: pdu.txAdd))
+    }
+    if flags & 0x02 != 0 {
+      pdu.targetA = try header.readAddress()
+      pdu.addressFields.append(LLAddressField(name: "TargetA", offset: header.offset - 6, random: pdu.rxAdd))
+    }
     if flags & 0x04 != 0 { _ = try header.readUInt8() }
     if flags & 0x08 != 0 {
       let info = try header.readUInt16()
@@ -430,8 +444,8 @@ struct LinkLayerDecoder {
 /// The link layer's CRC-24 (Core 6.0, Vol 6, Part B, 3.1.1): polynomial
 /// x²⁴+x¹⁰+x⁹+x⁶+x⁴+x³+x+1 over the PDU, bits least significant first, the shift
 /// register preset with CRCInit (0x555555 on the advertising channels).
-enum LLCRC {
-  static func compute(_ bytes: UnsafeRawBufferPointer, initial: UInt32) -> UInt32 {
+public enum LLCRC {
+  public static func compute(_ bytes: UnsafeRawBufferPointer, initial: UInt32) -> UInt32 {
     // The register holds CRCInit bit-reversed: position 0 is its most significant bit.
     var state: UInt32 = 0
     for bit in 0..<24 where initial & (1 << bit) != 0 { state |= 1 << (23 - bit) }
@@ -445,6 +459,16 @@ enum LLCRC {
       }
     }
     return state
+  }
+
+  /// The CRC of a PDU whose octets changed from `old` to `new` (the same length),
+  /// given its CRC as sent. The shift register is linear over GF(2), so the CRC moves
+  /// by the CRC of the difference with a zero preset: a good CRC stays good and a bad
+  /// one stays as bad, without knowing CRCInit.
+  public static func updated(_ crc: UInt32, from old: [UInt8], to new: [UInt8]) -> UInt32 {
+    precondition(old.count == new.count, "a CRC update keeps the PDU's length")
+    let difference = zip(old, new).map { $0 ^ $1 }
+    return difference.withUnsafeBytes { crc ^ compute($0, initial: 0) }
   }
 
   static func check(_ record: Record, from start: Int, count: Int, crc: UInt32, initial: UInt32) -> LLCRCStatus {

@@ -1,0 +1,106 @@
+import ArgumentParser
+import BLEAnalysis
+import BLECapture
+import BLEOutput
+
+struct Redact: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a copy of a capture that is safe to share: secrets filled, addresses and names replaced.",
+    discussion: """
+      Keys and pairing values are overwritten with filler octets of the same length: SMP \
+      confirm and random values, LTK, EDIV and Rand, CSRK, public keys and DHKey checks; \
+      HCI link keys, PIN codes, LTKs, EDIV and Rand, passkeys and numeric values, OOB data, \
+      LE Encrypt and DHKey values; LL_ENC_REQ and LL_ENC_RSP's session values; OOB AD types. \
+      Every address (HCI parameters, advertising reports, SMP Identity Address Information, \
+      LL AdvA/InitA/TargetA/ScanA, monitor New Index) gets a pseudonym, the same \
+      everywhere, that keeps its top two bits (static, resolvable, non-resolvable); IRKs \
+      get stand-ins that resolve the pseudonymised private addresses as the originals \
+      resolved the originals. Device names (AD Local Name, Device Name reads and \
+      notifications, HCI local and remote names) become device-1, device-2… unless \
+      --keep-names. Every record is then swept for copies of those values elsewhere. \
+      Lengths never change, so every frame keeps its structure; sniffer CRCs are \
+      recomputed, so a good packet stays good.
+
+      The output format comes from OUT's extension or --to, as for `convert` (sniffer \
+      captures cannot be written as btsnoop). A summary of what was replaced, and of the \
+      frames left as is because they could not be parsed (encrypted or malformed \
+      payloads, vendor events), goes to stderr. --map writes the old→new mapping for you; \
+      it never goes into OUT.
+      """
+  )
+
+  @Argument(help: "The capture to read.")
+  var input: String
+
+  @OptionGroup var destination: CaptureOutputOptions
+
+  @Flag(name: .customLong("keep-names"), help: "Keep device names.")
+  var keepNames = false
+
+  @Option(name: .customLong("map"), help: "Write the old→new mapping (JSON) to this file.")
+  var mapPath: String?
+
+  func validate() throws {
+    let output = destination.output
+    if output == input || mapPath == input || (mapPath != nil && mapPath == output) {
+      throw ValidationError("IN, OUT and --map must be three different files")
+    }
+  }
+
+  func run() throws {
+    let format = destination.format
+    let output = destination.output
+    do {
+      // First pass: find every field and what replaces it.
+      let survey = try CaptureFile.open(input)
+      var analyzer = Analyzer()
+      var finder = RedactionSurvey(keepNames: keepNames)
+      CaptureInputs.read(survey, label: "reading \(input)") { record in
+        var record = record
+        let analyzed = analyzer.analyze(&record)
+        finder.add(record, analyzed)
+        return true
+      }
+      _ = analyzer.finish()
+      var plan = finder.finish()
+
+      // Second pass: copy every record with its fields replaced.
+      let source = try CaptureFile.open(input)
+      let writer = try CaptureWriters.open(
+        output, format: format, family: source.family, resolution: source.resolution)
+      var progress = ProgressMeter(label: "redacting \(input)", stdoutIsOutput: false)
+      var records = 0
+      var bytes: [UInt8] = []
+      while var record = source.next() {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: record.bytes)
+        plan.apply(frame: record.frame, to: &bytes)
+        try bytes.withUnsafeBufferPointer { patched throws(CaptureError) in
+          record.bytes = patched
+          try writer.write(record)
+        }
+        records += 1
+        progress.update(records: records, done: source.progress.done, total: source.progress.total)
+      }
+      progress.finish()
+      try writer.close()
+      report("wrote \(records - writer.skipped) of \(records) records to \(output) (\(writer.formatDescription))")
+      if writer.skipped > 0 {
+        report("note: \(writer.skipped) records have no place in \(format.rawValue) (records without an HCI packet)")
+      }
+      for line in RedactionRenderer.disclosure(plan) { report(line) }
+      if let mapPath {
+        var document = OutputBuffer()
+        RedactionRenderer.mapping(plan, input: input, output: output, into: &document)
+        try TextFile.write(document.bytes, to: mapPath)
+        report("wrote the mapping to \(mapPath); keep it apart from \(output)")
+      }
+      if let damage = source.damage {
+        report("\(input): warning: damaged: \(damage)")
+        throw ExitCode(ExitStatus.damaged)
+      }
+    } catch let error as CaptureError {
+      throw Failure(error)
+    }
+  }
+}
