@@ -26,6 +26,13 @@ public struct AppBuilder {
   private var streams: [StreamKey: Int] = [:]
   /// When the PDU that each reassembly group is putting together began.
   private var fragmentStarts: [ReassemblyGroup: FrameTime] = [:]
+  /// Where each device is in its scan's `devices`: scan call → device → index.
+  private var scanDevices: [Int: [ScanDeviceKey: Int]] = [:]
+
+  struct ScanDeviceKey: Hashable {
+    var address: DeviceAddress
+    var addressType: AdvertisingAddressType?
+  }
 
   struct LinkKey: Hashable {
     var adapter: UInt16?
@@ -341,11 +348,15 @@ public struct AppBuilder {
     _ report: AdvertisingReport, _ i: Int, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime
   ) {
     guard let address = report.address, var scan = calls[i].scan else { return }
+    // Out of the call while it changes, so that its device list is not copied.
+    calls[i].scan = nil
     scan.reports += 1
+    let key = ScanDeviceKey(address: address, addressType: report.addressType)
     let index =
-      scan.devices.firstIndex { $0.address == address && $0.addressType == report.addressType }
+      scanDevices[i, default: [:]][key]
       ?? {
         scan.devices.append(AppScan.Device(address: address, addressType: report.addressType, firstReport: at))
+        scanDevices[i, default: [:]][key] = scan.devices.count - 1
         return scan.devices.count - 1
       }()
     var device = scan.devices[index]
@@ -830,6 +841,7 @@ public struct AppBuilder {
   private mutating func addConnectionCalls(_ timeline: Timeline) {
     var byID: [Int: ConnectionTimeline] = [:]
     for connection in timeline.connections { byID[connection.ref.id] = connection }
+    var lastCreate: [DeviceAddress: FrameTime] = [:]
     for attempt in timeline.attempts {
       let connection = attempt.connection.flatMap { byID[$0] }
       var call = AppCall(
@@ -857,11 +869,14 @@ public struct AppBuilder {
       }
       call.peerAddress = attempt.peer
       calls.append(call)
-      if let peer = attempt.peer {
-        for i in calls.indices where calls[i].kind == .scan {
-          guard var scan = calls[i].scan, scan.enable < attempt.create else { continue }
-          for d in scan.devices.indices where scan.devices[d].address == peer { scan.devices[d].connected = true }
-          calls[i].scan = scan
+      if let peer = attempt.peer { lastCreate[peer] = max(lastCreate[peer] ?? attempt.create, attempt.create) }
+    }
+    // A scan's device was connected when a connection to it was created after the scan began.
+    for i in calls.indices where calls[i].kind == .scan && !lastCreate.isEmpty {
+      let enable = calls[i].scan!.enable
+      for d in calls[i].scan!.devices.indices {
+        if let create = lastCreate[calls[i].scan!.devices[d].address], enable < create {
+          calls[i].scan!.devices[d].connected = true
         }
       }
     }
