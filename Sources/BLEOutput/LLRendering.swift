@@ -9,7 +9,10 @@ import BLEDissect
 ///     0x92dda6f5 C→P ch 12 -44 dBm LL_FEATURE_REQ FeatureSet 0x…
 ///     0x92dda6f5 P→C ch 7 -45 dBm ATT Read By Group Type Response, 3 entries ← req #13 in 45.2 ms
 enum LLText {
-  static func appendDetail(_ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, into out: inout OutputBuffer) {
+  static func appendDetail(
+    _ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, names: DissectorLibrary = .builtin,
+    color: Bool = false, into out: inout OutputBuffer
+  ) {
     if let advertising = ll.advertising {
       if let report = analyzed.decoded.advertising?.first {
         AdvertisingText.appendReport(report, record, into: &out)
@@ -66,7 +69,7 @@ enum LLText {
         out.append("empty")
       } else {
         let acl = ACLLayer.linkLayer(connection: ll.connection ?? 0, llid: data.llid, length: UInt16(data.length))
-        RecordLine.appendData(record, analyzed, acl, into: &out)
+        RecordLine.appendData(record, analyzed, acl, names: names, color: color, into: &out)
       }
     } else {
       out.append("link type ")
