@@ -33,8 +33,8 @@ struct TextShowRenderer: ShowRenderer {
     switch options.time {
     case .relative, .delta: out.append("\n  frame      time (s)")
     case .epoch: out.append("\n  frame           time (s)")
-    case .absolute: out.append("\n  frame  time (UTC)      ")
-    case .absoluteWithDate: out.append("\n  frame  time (UTC)                 ")
+    case .absolute: out.append("\n  frame  time (UTC)     ")
+    case .absoluteWithDate: out.append("\n  frame  time (UTC)                ")
     }
     out.append("  dir  adapter  conn                  type         detail\n")
   }

@@ -140,7 +140,9 @@ struct Live: ParsableCommand {
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
       pipeline: RecordPipeline(analyzer: makeAnalyzer()),
-      renderer: makeShowRenderer(options.format, verbose: options.verbose), filter: compiled, sink: sink)
+      renderer: makeShowRenderer(
+        options.format, verbose: options.verbose, text: options.textOptions, names: try options.dissectors.library()),
+      filter: compiled, sink: sink)
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     // A request's line waits for its answer, but not more than half a second.

@@ -23,8 +23,9 @@ struct Show: ParsableCommand {
       """
   )
 
-  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
-  var files: [String]
+  @OptionGroup var input: CaptureFileArguments
+
+  var files: [String] { input.files }
 
   @OptionGroup var options: RecordOutputOptions
 
@@ -34,6 +35,9 @@ struct Show: ParsableCommand {
     let files = files
     let format = options.format
     let verbose = options.verbose
+    let text = options.textOptions
+    let names = try options.dissectors.library()
+    let limit = options.count
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     // One JSON document, or one -w file, takes the captures one after the other.
@@ -42,9 +46,10 @@ struct Show: ParsableCommand {
       // cores, the one due next straight to stdout, the one after it into a temporary
       // file that is copied out when its turn comes.
       @Sendable func showAlone(_ path: String, _ source: any RecordSource, into out: inout OutputBuffer) -> Bool {
-        var renderer = makeShowRenderer(format, verbose: verbose)
+        var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
         let file = files.count > 1 ? path : nil
-        return (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, &renderer, nil, into: &out)) != nil
+        return
+          (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, limit, &renderer, nil, into: &out)) != nil
       }
       try inputs.forEachInParallel(into: &out) { path, opened, inOrder in
         let spill = inOrder ? nil : tmpfile()
@@ -62,12 +67,13 @@ struct Show: ParsableCommand {
       try inputs.exitIfFailed()
       return
     }
-    var renderer = makeShowRenderer(format, verbose: verbose)
+    var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
     var output: MatchWriter?
     try inputs.forEach(into: &out) { path, source, out in
       if output == nil { output = try options.matchWriter(for: source) }
       try Self.show(
-        path, source, file: files.count > 1 ? path : nil, makeAnalyzer(), compiled, &renderer, output, into: &out)
+        path, source, file: files.count > 1 ? path : nil, makeAnalyzer(), compiled, limit, &renderer, output,
+        into: &out)
     }
     renderer.finish(into: &out)
     out.flush(force: true)
@@ -75,28 +81,36 @@ struct Show: ParsableCommand {
     try inputs.exitIfFailed()
   }
 
-  /// One capture, record by record. Throws `ExitCode.success` when stdout closed.
+  /// `-c` reached: the capture's reading ends.
+  private struct LimitReached: Error {}
+
+  /// One capture, record by record, up to `limit` matching records. Throws
+  /// `ExitCode.success` when stdout closed.
   private static func show(
     _ path: String, _ source: any RecordSource, file: String?, _ analyzer: Analyzer, _ compiled: Filter<FilterInput>?,
-    _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
+    _ limit: Int?, _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
   ) throws {
     renderer.beginCapture(path: path, format: source.formatDescription, file: file, into: &out)
     // Requests wait in the lookahead for their answer; every record still comes out, in order.
     var pipeline = RecordPipeline(analyzer: analyzer)
+    var shown = 0
     func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
-      try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
+      if try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out) { shown += 1 }
       // A closed stdout ends the run.
       guard out.flush() else { throw ExitCode.success }
+      if let limit, shown >= limit { throw LimitReached() }
     }
     // Times are relative to the capture's first record.
     var start: Timestamp?
-    try CaptureInputs.read(source, label: path) { record in
-      let first = start ?? record.timestamp
-      start = first
-      try pipeline.push(record) { try each($0, $1, start: first) }
-      return true
-    }
-    try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
+    do {
+      try CaptureInputs.read(source, label: path) { record in
+        let first = start ?? record.timestamp
+        start = first
+        try pipeline.push(record) { try each($0, $1, start: first) }
+        return true
+      }
+      try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
+    } catch is LimitReached {}
     renderer.endCapture(pipeline.summary, damage: source.damage, into: &out)
   }
 }
