@@ -4,9 +4,9 @@ import BLEDissect
 
 /// One aligned line per record:
 ///
-///       frame      time (s)  dir  adapter  conn                  type         detail
-///           1      0.000000  tx   -        -                     command      Reset
-///          30      0.428989  tx   -        #1 HR-Sensor          acl          ATT Write Request attr 0x000f …
+///       frame      time (s)  dir  adapter  conn                    type         detail
+///           1      0.000000  tx   -        -                       command      Reset
+///          30      0.428989  tx   -        #1 HR-Sensor            acl          ATT Write Request attr 0x000f …
 struct TextShowRenderer: ShowRenderer {
   let verbose: Bool
   let options: TextShowOptions
@@ -16,7 +16,7 @@ struct TextShowRenderer: ShowRenderer {
   private var connColumn: (id: Int, name: ObjectIdentifier?, text: [UInt8]) = (0, nil, [])
   /// The time of the record shown before, for `-t d`.
   private var previous: Int64?
-  static let connWidth = 20
+  static let connWidth = 22
 
   init(verbose: Bool, options: TextShowOptions = .init(), names: DissectorLibrary = .builtin) {
     self.verbose = verbose
@@ -36,7 +36,7 @@ struct TextShowRenderer: ShowRenderer {
     case .absolute: out.append("\n  frame  time (UTC)     ")
     case .absoluteWithDate: out.append("\n  frame  time (UTC)                ")
     }
-    out.append("  dir  adapter  conn                  type         detail\n")
+    out.append("  dir  adapter  conn                    type         detail\n")
   }
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
@@ -157,7 +157,7 @@ struct TextShowRenderer: ShowRenderer {
   /// per connection and name.
   private mutating func appendConnection(_ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
     guard let conn = analyzed.conn else {
-      out.append("-                   ")
+      out.append("-                     ")
       return
     }
     let name = analyzed.peerName.map(ObjectIdentifier.init)
@@ -168,9 +168,10 @@ struct TextShowRenderer: ShowRenderer {
       } else if let peer = conn.peer {
         text += " " + peer.description
       }
-      var bytes = Array(text.utf8)
-      if bytes.count < Self.connWidth { bytes += repeatElement(UInt8(ascii: " "), count: Self.connWidth - bytes.count) }
-      connColumn = (conn.id, name, bytes)
+      // A long name is cut to keep the columns after it aligned.
+      if text.count > Self.connWidth { text = text.prefix(Self.connWidth - 1) + "…" }
+      text += String(repeating: " ", count: Self.connWidth - text.count)
+      connColumn = (conn.id, name, Array(text.utf8))
     }
     connColumn.text.withUnsafeBytes { out.append(contentsOf: $0) }
   }
