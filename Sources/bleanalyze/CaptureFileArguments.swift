@@ -3,7 +3,9 @@ import ArgumentParser
 /// The captures a command reads: the arguments, and tshark's `-r FILE` (repeatable).
 /// `-` is standard input.
 struct CaptureFileArguments: ParsableArguments {
-  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport); - reads stdin.")
+  @Argument(
+    help: ArgumentHelp(
+      "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport); - reads stdin.", valueName: "files"))
   var positional: [String] = []
 
   @Option(name: .customShort("r"), help: ArgumentHelp("Read this capture file, as tshark -r does.", valueName: "file"))

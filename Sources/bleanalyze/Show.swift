@@ -12,14 +12,21 @@ struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "One line per record, decoded down to ATT and SMP.",
     discussion: """
-      text: aligned columns and a summary line per capture; -v adds each record's field tree. \
+      text: aligned columns (frame, time, dir, adapter, connection and its peer's name, type, \
+      detail) and a summary line per capture; -v adds each record's field tree, -x a hex dump, \
+      -t the time in tshark's modes, --color paints direction, errors and warnings. Values of \
+      4 bytes or more that are all printable ASCII (or \\r \\n \\t) are also shown as text. \
       ndjson: one object per record (frame, ts, dir, adapter, hci, acl, l2cap, att, smp, conn, \
-      diagnostics), flushed as it goes. json: one document.
+      diagnostics), flushed as it goes. json: one document. tshark's -r, -Y, -V, -c, -x and -t \
+      work too.
 
-      --filter keeps the records an expression matches, over the data-contract field names: \
-      ==, !=, <, <=, >, >=, contains; and, or, not, parentheses; a bare field tests presence. \
-      Examples: 'att.opcode == 0x1b and conn.peer == D4:36:39:67:A2:61', 'smp or att.error', \
-      'diagnostics.id contains "mtu"'. Fields: \(RecordFilter.catalog.names.joined(separator: ", ")).
+      --filter (-Y) keeps the records an expression matches, over the data-contract field names: \
+      ==, !=, <, <=, >, >=, contains, in {…}; and, or, not, parentheses; a bare field tests \
+      presence. Strings can be bare words, UUIDs any spelling, and ts and att.latency_ms take \
+      decimals. Examples: 'att.opcode == 0x1b and conn.peer == D4:36:39:67:A2:61', \
+      'smp or att.error', 'dir == tx', 'att.uuid == 2a37', 'att.opcode in {0x12 0x52}', \
+      'att.latency_ms > 59.5', 'diagnostics.id contains "mtu"'. \
+      Fields: \(RecordFilter.catalog.names.joined(separator: ", ")).
       """
   )
 
