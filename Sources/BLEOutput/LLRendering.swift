@@ -7,7 +7,7 @@ import BLEDissect
 ///     ADV_IND 14:AC:CA:5B:84:AD (Random, RPA) -24 dBm Flags 06, … ch 37
 ///     CONNECT_IND 63:5B:46:E8:B3:81 → 74:DA:EA:91:47:E3 aa 0x92dda6f5 interval 45 ms, latency 0, timeout 5000 ms ch 37
 ///     0x92dda6f5 C→P ch 12 -44 dBm LL_FEATURE_REQ FeatureSet 0x…
-///     0x92dda6f5 P→C ch 7 -45 dBm ATT Read By Group Type Response, 3 entries ← req #13 in 45.2 ms
+///     0x92dda6f5 P→C ch 7 -45 dBm ATT Read By Group Type Response 0x0001-0x0007 Generic Access (1800); … ← req #13 in 45.200 ms
 enum LLText {
   static func appendDetail(
     _ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, names: DissectorLibrary = .builtin,
