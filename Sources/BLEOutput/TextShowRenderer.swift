@@ -156,22 +156,23 @@ struct TextShowRenderer: ShowRenderer {
   /// `#1 HR-Sensor`, `#2 D4:36:39:67:A2:61`, or `-`, padded to `connWidth`; made once
   /// per connection and name.
   private mutating func appendConnection(_ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
-    guard let conn = analyzed.conn else {
+    guard let id = analyzed.conn?.id else {
       out.append("-                     ")
       return
     }
-    let name = analyzed.peerName.map(ObjectIdentifier.init)
-    if connColumn.id != conn.id || connColumn.name != name || connColumn.text.isEmpty {
-      var text = "#\(conn.id)"
+    var name: ObjectIdentifier?
+    if let peerName = analyzed.peerName { name = ObjectIdentifier(peerName) }
+    if connColumn.id != id || connColumn.name != name || connColumn.text.isEmpty {
+      var text = "#\(id)"
       if let peerName = analyzed.peerName {
         text += " " + peerName.name
-      } else if let peer = conn.peer {
+      } else if let peer = analyzed.conn?.peer {
         text += " " + peer.description
       }
       // A long name is cut to keep the columns after it aligned.
       if text.count > Self.connWidth { text = text.prefix(Self.connWidth - 1) + "…" }
       text += String(repeating: " ", count: Self.connWidth - text.count)
-      connColumn = (conn.id, name, Array(text.utf8))
+      connColumn = (id, name, Array(text.utf8))
     }
     connColumn.text.withUnsafeBytes { out.append(contentsOf: $0) }
   }

@@ -37,17 +37,20 @@ struct PeerNameTracker {
   static let deviceName = BluetoothUUID(uuid16: 0x2A00)
 
   mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
-    if let reports = analyzed.decoded.advertising { learnAdvertised(reports, record, analyzed.decoded) }
-    guard let conn = analyzed.conn else { return }
-    if let att = analyzed.decoded.att, att.opcode == .readResponse || att.opcode == .readByTypeResponse {
-      learnDeviceName(att, record, analyzed, conn: conn.id)
+    if analyzed.decoded.extrasID != 0, let reports = analyzed.decoded.advertising {
+      learnAdvertised(reports, record, analyzed.decoded)
     }
-    if let last, last.conn == conn.id, last.version == version {
+    guard let id = analyzed.conn?.id else { return }
+    if let opcode = analyzed.decoded.att?.opcode, opcode == .readResponse || opcode == .readByTypeResponse {
+      learnDeviceName(analyzed.decoded.att!, record, analyzed, conn: id)
+    }
+    // Most records belong to the connection before them, whose name is already known.
+    if let last, last.conn == id, last.version == version {
       analyzed.peerName = last.name
       return
     }
-    let name = read[conn.id] ?? conn.peer.flatMap { advertised[$0]?.name }
-    last = (conn.id, version, name)
+    let name = read[id] ?? analyzed.conn?.peer.flatMap { advertised[$0]?.name }
+    last = (id, version, name)
     analyzed.peerName = name
   }
 
