@@ -128,7 +128,13 @@ enum DiscoveryRendering {
   ) -> [Field] {
     guard GATTDiscovered.isDiscoveryResponse(att) else { return [] }
     func handle(_ name: String, _ value: UInt16) -> Field { Field(name, .unsigned(UInt64(value), hexDigits: 4)) }
-    func uuid(_ uuid: BluetoothUUID) -> Field { Field("UUID", .text(names.displayName(of: uuid).named(uuid))) }
+    func uuid(_ uuid: BluetoothUUID) -> Field {
+      // A short UUID shows like a code, `0x2a37 (Heart Rate Measurement)`.
+      guard let short = uuid.shortValue, let name = names.name(of: uuid) else {
+        return Field("UUID", .uuid(uuid.normalized))
+      }
+      return Field("UUID", .code(UInt64(short), hexDigits: short <= 0xFFFF ? 4 : 8, name: name))
+    }
     var entries: [Field] = []
     GATTDiscovered.forEach(in: att, bytes, analyzed.exchange) { entry in
       switch entry {
@@ -145,9 +151,7 @@ enum DiscoveryRendering {
               handle("Declaration Handle", characteristic.declaration),
               Field(
                 "Characteristic Properties",
-                .text(
-                  "0x" + String(characteristic.properties, radix: 16).leftPadded(2) + " ("
-                    + characteristic.propertyNames.joined(separator: ", ") + ")")),
+                .flags(UInt64(characteristic.properties), hexDigits: 2, names: characteristic.propertyNames)),
               handle("Value Handle", characteristic.value), uuid(characteristic.uuid),
             ]))
       case .include(let include):
@@ -164,17 +168,5 @@ enum DiscoveryRendering {
       }
     }
     return entries.isEmpty ? [] : [.group("Discovered", entries)]
-  }
-}
-
-extension String {
-  /// `Heart Rate (180d)`, or the UUID alone: the name `displayName` gave for `uuid`.
-  fileprivate func named(_ uuid: BluetoothUUID) -> String {
-    let text = uuid.normalized.description
-    return self == text ? text : "\(self) (\(text))"
-  }
-
-  fileprivate func leftPadded(_ width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

@@ -189,6 +189,26 @@ struct ReadingTests {
     }
   }
 
+  @Test("a Device Name read on the connection names its peer from then on")
+  func deviceName() throws {
+    let output = run(["show", try ReadingCaptures.deviceNameRead().path])
+    let lines = Self.recordLines(output.stdout)
+    #expect(lines.count == 4)
+    #expect(lines[1].contains("  #1 D4:36:39:67:A2:61    acl          ATT Read By Type Request"), "\(lines[1])")
+    #expect(lines[3].contains("  #1 Lamp-7               acl          ATT Write Command attr 0x0031"), "\(lines[3])")
+  }
+
+  @Test("-v lists a discovery response's entries under Discovered")
+  func discoveryTree() {
+    let output = run(["show", "-v", "-Y", "frame == 26", Self.sample]).stdout
+    let expected = [
+      "             Discovered", "               Characteristic", "                 Declaration Handle: 0x000d",
+      "                 Characteristic Properties: 0x10 (Notify)", "                 Value Handle: 0x000e",
+      "                 UUID: 0x2a37 (Heart Rate Measurement)",
+    ].joined(separator: "\n")
+    #expect(output.contains(expected), "\(output)")
+  }
+
   @Test("the AT commands of horizon-74 read as text", .enabled(if: sharedAvailable, "../shared not found"))
   func printableRealCapture() {
     let file = Paths.captures.appending(path: "real/horizon-74-at-ble__btsnoop_hci.btsnoop").path
@@ -241,26 +261,44 @@ enum ReadingCaptures {
   /// A btsnoop (datalink 1002) with hr-sensor's LE Connection Complete (handle 0x0040,
   /// peer D4:36:39:67:A2:61) and a Write Command on 0x0031 with `value`.
   static func writeCommand(_ value: [UInt8]) throws -> URL {
-    // LE Meta, LE Connection Complete: Success, handle 0x0040, central, public
-    // D4:36:39:67:A2:61, interval 24, latency 0, timeout 72, clock accuracy 0.
-    let complete: [UInt8] = [
-      0x04, 0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0x61, 0xA2, 0x67, 0x39, 0x36, 0xD4, 0x18, 0x00, 0x00,
-      0x00, 0x48, 0x00, 0x00,
-    ]
-    // ACL handle 0x0040 (first, flushable), L2CAP cid 4, ATT Write Command 0x0031.
-    let att: [UInt8] = [0x52, 0x31, 0x00] + value
+    try capture([(connectionComplete, 3), (acl([0x52, 0x31, 0x00] + value), 0)])
+  }
+
+  /// The same connection reading the Device Name by type, then a Write Command:
+  /// Read By Type Request 0x0001-0xffff type 2a00, Read By Type Response handle 0x0003
+  /// value "Lamp-7".
+  static func deviceNameRead() throws -> URL {
+    try capture([
+      (connectionComplete, 3), (acl([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x2A]), 0),
+      (acl([0x09, 0x08, 0x03, 0x00] + Array("Lamp-7".utf8)), 1), (acl([0x52, 0x31, 0x00, 0x01]), 0),
+    ])
+  }
+
+  /// LE Meta, LE Connection Complete: Success, handle 0x0040, central, public
+  /// D4:36:39:67:A2:61, interval 24, latency 0, timeout 72, clock accuracy 0.
+  static let connectionComplete: [UInt8] = [
+    0x04, 0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0x61, 0xA2, 0x67, 0x39, 0x36, 0xD4, 0x18, 0x00, 0x00,
+    0x00, 0x48, 0x00, 0x00,
+  ]
+
+  /// ACL handle 0x0040 (first, flushable), L2CAP cid 4, carrying `att`.
+  static func acl(_ att: [UInt8]) -> [UInt8] {
     let l2cap = le16(att.count) + [0x04, 0x00] + att
-    let acl: [UInt8] = [0x02, 0x40, 0x20] + le16(l2cap.count) + l2cap
+    return [0x02, 0x40, 0x20] + le16(l2cap.count) + l2cap
+  }
+
+  /// H4 packets with their btsnoop flags (bit 0 received, bit 1 command or event), 1 ms apart.
+  static func capture(_ packets: [([UInt8], UInt32)]) throws -> URL {
     var file: [UInt8] = Array("btsnoop\0".utf8) + be32(1) + be32(1002)
     // µs since year 0; 2024-05-14 09:30:00 UTC.
     let start: UInt64 = 0x00DC_DDB3_0F2F_8000 + 1_715_679_000_000_000
-    for (index, (packet, flags)) in [(complete, UInt32(3)), (acl, UInt32(0))].enumerated() {
+    for (index, (packet, flags)) in packets.enumerated() {
       file += be32(packet.count) + be32(packet.count) + be32(Int(flags)) + be32(0)
       let time = start + UInt64(index) * 1000
       file += (0..<8).reversed().map { UInt8(truncatingIfNeeded: time >> (8 * $0)) }
       file += packet
     }
-    let url = Paths.scratchFile("write-command.btsnoop")
+    let url = Paths.scratchFile("reading.btsnoop")
     try Data(file).write(to: url)
     return url
   }
