@@ -121,6 +121,7 @@ struct Live: ParsableCommand {
       throw ValidationError("--reconnect goes with --tcp")
     }
     guard bufferSize > 0 else { throw ValidationError("--buffer-size takes a number of bytes above 0") }
+    if options.count != nil { throw ValidationError("-c goes with show; live runs until its source ends or Ctrl-C") }
   }
 
   mutating func run() throws {
