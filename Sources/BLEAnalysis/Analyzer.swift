@@ -8,6 +8,7 @@ public struct Analyzer {
   private var decoder = RecordDecoder()
   private var links = LinkTracker()
   private var resolver: AddressResolver
+  private var peerNames = PeerNameTracker()
 
   /// `library` names attributes and decodes their values. `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
   /// private peer addresses to identities.
@@ -45,6 +46,7 @@ public struct Analyzer {
     }
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
+    peerNames.analyze(record, &analyzed)
   }
 
   /// Decodes `record` into `analyzed` (which starts over), without the analysis: no

@@ -5,9 +5,12 @@ import BLEDissect
 extension AnalyzedRecord {
   /// The field tree of `show -v`: the record's layers, then the attribute value decoded
   /// by its Dissectors/ format, and the long values this frame completes.
-  func fieldTree(_ record: Record) -> [Field] {
+  func fieldTree(_ record: Record, names: DissectorLibrary = .builtin) -> [Field] {
     var fields = decoded.fields(record)
-    let transaction = transactionFields
+    var transaction = transactionFields
+    if let att = decoded.att {
+      transaction += decoded.withPayloadBytes(record) { DiscoveryRendering.fields(att, self, $0, names) }
+    }
     if !transaction.isEmpty, let att = fields.lastIndex(where: { $0.name == "ATT" }) {
       fields[att].children += transaction
     }

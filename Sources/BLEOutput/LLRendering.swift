@@ -7,9 +7,12 @@ import BLEDissect
 ///     ADV_IND 14:AC:CA:5B:84:AD (Random, RPA) -24 dBm Flags 06, … ch 37
 ///     CONNECT_IND 63:5B:46:E8:B3:81 → 74:DA:EA:91:47:E3 aa 0x92dda6f5 interval 45 ms, latency 0, timeout 5000 ms ch 37
 ///     0x92dda6f5 C→P ch 12 -44 dBm LL_FEATURE_REQ FeatureSet 0x…
-///     0x92dda6f5 P→C ch 7 -45 dBm ATT Read By Group Type Response, 3 entries ← req #13 in 45.2 ms
+///     0x92dda6f5 P→C ch 7 -45 dBm ATT Read By Group Type Response 0x0001-0x0007 Generic Access (1800); … ← req #13 in 45.200 ms
 enum LLText {
-  static func appendDetail(_ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, into out: inout OutputBuffer) {
+  static func appendDetail(
+    _ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, names: DissectorLibrary = .builtin,
+    color: Bool = false, into out: inout OutputBuffer
+  ) {
     if let advertising = ll.advertising {
       if let report = analyzed.decoded.advertising?.first {
         AdvertisingText.appendReport(report, record, into: &out)
@@ -66,7 +69,7 @@ enum LLText {
         out.append("empty")
       } else {
         let acl = ACLLayer.linkLayer(connection: ll.connection ?? 0, llid: data.llid, length: UInt16(data.length))
-        RecordLine.appendData(record, analyzed, acl, into: &out)
+        RecordLine.appendData(record, analyzed, acl, names: names, color: color, into: &out)
       }
     } else {
       out.append("link type ")

@@ -6,12 +6,21 @@ import BLEDissect
 ///
 ///     LE Connection Complete Status Success, Connection_Handle 0x0040, Role Central, …
 ///     Command Complete (LE Set Scan Enable) Status Success
-///     handle 0x0040 ATT Write Request handle 0x0027 value 0100 → rsp #212 in 30.1 ms
+///     ATT Write Request attr 0x0027 value 0100 → rsp #212 in 30.100 ms
+///
+/// The link handle of ACL data is left to the connection column (and to `-v` and
+/// JSON); `attr` names an attribute handle. `names` names discovered UUIDs; `color`
+/// paints errors red.
 enum RecordLine {
   /// Values longer than this many bytes are cut in the one-line form.
   static let valueBytesShown = 24
+  /// Values at least this long, all printable ASCII or \r \n \t, are also shown as text.
+  static let textMinimumBytes = 4
 
-  static func appendDetail(_ record: Record, _ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
+  static func appendDetail(
+    _ record: Record, _ analyzed: AnalyzedRecord, names: DissectorLibrary = .builtin, color: Bool = false,
+    into out: inout OutputBuffer
+  ) {
     let decoded = analyzed.decoded
     if let hci = decoded.hci {
       switch hci.type {
@@ -23,10 +32,12 @@ enum RecordLine {
         }
       default:
         if let acl = decoded.acl {
-          out.append("handle ")
-          out.appendHex(UInt64(acl.handle), width: 4)
-          out.append(" ")
-          appendData(record, analyzed, acl, into: &out)
+          if analyzed.conn == nil {
+            out.append("handle ")
+            out.appendHex(UInt64(acl.handle), width: 4)
+            out.append(" ")
+          }
+          appendData(record, analyzed, acl, names: names, color: color, into: &out)
         } else if let handle = hci.handle {
           out.append("handle ")
           out.appendHex(UInt64(handle), width: 4)
@@ -39,7 +50,9 @@ enum RecordLine {
         }
       }
     } else if let linkType = decoded.linkLayer {
-      if let ll = decoded.ll { return LLText.appendDetail(record, analyzed, ll, into: &out) }
+      if let ll = decoded.ll {
+        return LLText.appendDetail(record, analyzed, ll, names: names, color: color, into: &out)
+      }
       out.append("link type ")
       out.appendDecimal(Int(linkType.rawValue))
       out.append(", ")
@@ -136,7 +149,8 @@ enum RecordLine {
   }
 
   static func appendData(
-    _ record: Record, _ analyzed: AnalyzedRecord, _ acl: ACLLayer, into out: inout OutputBuffer
+    _ record: Record, _ analyzed: AnalyzedRecord, _ acl: ACLLayer, names: DissectorLibrary = .builtin,
+    color: Bool = false, into out: inout OutputBuffer
   ) {
     let decoded = analyzed.decoded
     guard let l2cap = decoded.l2cap else {
@@ -157,11 +171,13 @@ enum RecordLine {
         out.append("ATT ")
         out.append(att.opcode.staticName, else: att.opcode.name)
         if let entries = listEntries(att.parameters) {
-          out.append(", ")
-          out.appendDecimal(entries)
-          out.append(entries == 1 ? " entry" : " entries")
+          if !DiscoveryRendering.appendText(att, analyzed, bytes, names, into: &out) {
+            out.append(", ")
+            out.appendDecimal(entries)
+            out.append(entries == 1 ? " entry" : " entries")
+          }
         } else if let handle = analyzed.attHandle {
-          out.append(" handle ")
+          out.append(" attr ")
           out.appendHex(UInt64(handle), width: 4)
           if let label = analyzed.attribute?.labelUTF8 {
             out.append(" (")
@@ -172,7 +188,9 @@ enum RecordLine {
         appendATTParameters(att.parameters, into: &out)
         if let error = att.error {
           out.append(" ")
+          if color { out.append(TextColor.error) }
           out.append(string: error.name)
+          if color { out.append(TextColor.reset) }
         }
         if let mtu = att.mtu {
           out.append(" MTU ")
@@ -262,9 +280,12 @@ enum RecordLine {
     }
   }
 
+  /// ` in 6.317 ms`: latencies in ms with three decimals, whatever their size.
   private static func appendLatency(_ microseconds: Int64, into out: inout OutputBuffer) {
-    out.append(" in ")
-    out.appendMeasure(Double(microseconds) / 1000)
+    out.append(microseconds < 0 ? " in -" : " in ")
+    out.appendDecimal(microseconds.magnitude / 1000)
+    out.append(UInt8(ascii: "."))
+    out.appendDecimal(microseconds.magnitude % 1000, minimumDigits: 3)
     out.append(" ms")
   }
 
@@ -344,7 +365,28 @@ enum RecordLine {
     let start = min(value.start, end)
     out.append(" value ")
     if start == end { return out.append("(empty)") }
-    out.appendHexBytes(bytes[start..<min(end, start + valueBytesShown)])
+    let shown = bytes[start..<min(end, start + valueBytesShown)]
+    out.appendHexBytes(shown)
     if end - start > valueBytesShown { out.append("…") }
+    if end - start >= textMinimumBytes, shown.allSatisfy(isText) {
+      out.append(" \"")
+      for byte in shown {
+        switch byte {
+        case 0x0D: out.append("\\r")
+        case 0x0A: out.append("\\n")
+        case 0x09: out.append("\\t")
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+          out.append(UInt8(ascii: "\\"))
+          out.append(byte)
+        default: out.append(byte)
+        }
+      }
+      out.append(end - start > valueBytesShown ? "\"…" : "\"")
+    }
+  }
+
+  /// Printable ASCII, or \r \n \t.
+  @inline(__always) private static func isText(_ byte: UInt8) -> Bool {
+    (0x20...0x7E).contains(byte) || byte == 0x0D || byte == 0x0A || byte == 0x09
   }
 }

@@ -12,12 +12,16 @@ public protocol ShowRenderer {
   mutating func finish(into out: inout OutputBuffer)
 }
 
-/// A renderer for `format`; `verbose` adds the field tree of every record (`-v`).
-public func makeShowRenderer(_ format: RenderFormat, verbose: Bool = false) -> any ShowRenderer {
+/// A renderer for `format`; `verbose` adds the field tree of every record (`-v`),
+/// `text` sets what only the text shows (time column, hex dump, colour). `names` names
+/// the UUIDs of discovery responses.
+public func makeShowRenderer(
+  _ format: RenderFormat, verbose: Bool = false, text: TextShowOptions = .init(), names: DissectorLibrary = .builtin
+) -> any ShowRenderer {
   switch format {
-  case .text: TextShowRenderer(verbose: verbose)
-  case .ndjson: JSONShowRenderer(document: false, verbose: verbose)
-  case .json: JSONShowRenderer(document: true, verbose: verbose)
+  case .text: TextShowRenderer(verbose: verbose, options: text, names: names)
+  case .ndjson: JSONShowRenderer(document: false, verbose: verbose, names: names)
+  case .json: JSONShowRenderer(document: true, verbose: verbose, names: names)
   }
 }
 
@@ -26,13 +30,15 @@ public func makeShowRenderer(_ format: RenderFormat, verbose: Bool = false) -> a
 struct JSONShowRenderer: ShowRenderer {
   let document: Bool
   let verbose: Bool
+  let names: DissectorLibrary
   private var file: String?
   private var capturesWritten = 0
   private var recordsWritten = 0
 
-  init(document: Bool, verbose: Bool) {
+  init(document: Bool, verbose: Bool, names: DissectorLibrary = .builtin) {
     self.document = document
     self.verbose = verbose
+    self.names = names
   }
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
@@ -55,7 +61,7 @@ struct JSONShowRenderer: ShowRenderer {
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
     if document && recordsWritten > 0 { out.append(",") }
     recordsWritten += 1
-    JSONRecord.append(record, analyzed, file: file, verbose: verbose, into: &out)
+    JSONRecord.append(record, analyzed, file: file, verbose: verbose, names: names, into: &out)
     if !document { out.append(0x0A) }
   }
 
@@ -90,7 +96,8 @@ struct JSONShowRenderer: ShowRenderer {
 /// The data-contract object of one record (DESIGN.md, `show --format ndjson`).
 enum JSONRecord {
   static func append(
-    _ record: Record, _ analyzed: AnalyzedRecord, file: String?, verbose: Bool, into out: inout OutputBuffer
+    _ record: Record, _ analyzed: AnalyzedRecord, file: String?, verbose: Bool, names: DissectorLibrary = .builtin,
+    into out: inout OutputBuffer
   ) {
     let decoded = analyzed.decoded
     out.append("{\"frame\":")
@@ -126,7 +133,9 @@ enum JSONRecord {
       out.append("}")
     }
     if let l2cap = decoded.l2cap { appendL2CAP(l2cap, decoded.signaling, into: &out) }
-    if let att = decoded.att { decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, into: &out) } }
+    if let att = decoded.att {
+      decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, names, into: &out) }
+    }
     if let smp = decoded.smp {
       out.append(",\"smp\":{\"code\":")
       out.appendDecimal(Int(smp.code.rawValue))
@@ -187,7 +196,7 @@ enum JSONRecord {
     }
     if verbose {
       out.append(",\"fields\":")
-      out.appendFieldTreeJSON(analyzed.fieldTree(record))
+      out.appendFieldTreeJSON(analyzed.fieldTree(record, names: names))
     }
     out.append("}")
   }
@@ -213,7 +222,8 @@ enum JSONRecord {
   }
 
   private static func appendATT(
-    _ att: ATTPDU, _ analyzed: AnalyzedRecord, _ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer
+    _ att: ATTPDU, _ analyzed: AnalyzedRecord, _ bytes: UnsafeRawBufferPointer, _ names: DissectorLibrary,
+    into out: inout OutputBuffer
   ) {
     out.append(",\"att\":{\"opcode\":")
     out.appendDecimal(Int(att.opcode.rawValue))
@@ -272,6 +282,7 @@ enum JSONRecord {
       out.append(",\"decoded\":")
       out.appendDecodedJSON(value.fields)
     }
+    DiscoveryRendering.appendJSON(att, analyzed, bytes, names, into: &out)
     if !analyzed.assembled.isEmpty {
       out.append(",\"assembled\":[")
       for (index, value) in analyzed.assembled.enumerated() {

@@ -4,13 +4,24 @@ import BLEDissect
 
 /// One aligned line per record:
 ///
-///       frame      time (s)  dir  adapter  type         detail
-///           1      0.000000  tx   -        command      opcode 0x0c03
+///       frame      time (s)  dir  adapter  conn                    type         detail
+///           1      0.000000  tx   -        -                       command      Reset
+///          30      0.428989  tx   -        #1 HR-Sensor            acl          ATT Write Request attr 0x000f …
 struct TextShowRenderer: ShowRenderer {
   let verbose: Bool
+  let options: TextShowOptions
+  let names: DissectorLibrary
+  /// The last connection column written, kept for the next record of the same
+  /// connection and name.
+  private var connColumn: (id: Int, name: ObjectIdentifier?, text: [UInt8]) = (0, nil, [])
+  /// The time of the record shown before, for `-t d`.
+  private var previous: Int64?
+  static let connWidth = 22
 
-  init(verbose: Bool) {
+  init(verbose: Bool, options: TextShowOptions = .init(), names: DissectorLibrary = .builtin) {
     self.verbose = verbose
+    self.options = options
+    self.names = names
   }
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
@@ -18,7 +29,14 @@ struct TextShowRenderer: ShowRenderer {
     out.append(string: path)
     out.append(": ")
     out.append(string: format)
-    out.append("\n  frame      time (s)  dir  adapter  type         detail\n")
+    previous = nil
+    switch options.time {
+    case .relative, .delta: out.append("\n  frame      time (s)")
+    case .epoch: out.append("\n  frame           time (s)")
+    case .absolute: out.append("\n  frame  time (UTC)     ")
+    case .absoluteWithDate: out.append("\n  frame  time (UTC)                ")
+    }
+    out.append("  dir  adapter  conn                    type         detail\n")
   }
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
@@ -31,13 +49,18 @@ struct TextShowRenderer: ShowRenderer {
       out.padLeft(from: mark, width: 7)
     }
     out.append("  ")
-    JSONRecord.appendSeconds(record.timestamp.unixMicroseconds - start.unixMicroseconds, width: 12, into: &out)
+    appendTime(record.timestamp.unixMicroseconds, start: start.unixMicroseconds, into: &out)
     out.append("  ")
     switch record.direction {
-    case .sent: out.append("tx ")
-    case .received: out.append("rx ")
+    case .sent:
+      if options.color { out.append(TextColor.sent) }
+      out.append("tx ")
+    case .received:
+      if options.color { out.append(TextColor.received) }
+      out.append("rx ")
     case nil: out.append("-  ")
     }
+    if options.color && record.direction != nil { out.append(TextColor.reset) }
     out.append("  ")
     var mark = out.count
     if let adapter = record.adapter {
@@ -48,11 +71,13 @@ struct TextShowRenderer: ShowRenderer {
       out.append("-      ")
     }
     out.append("  ")
+    appendConnection(analyzed, into: &out)
+    out.append("  ")
     mark = out.count
     if let name = decoded.staticTypeName { out.append(name) } else { out.append(string: decoded.typeName) }
     out.padRight(from: mark, width: 11)
     out.append("  ")
-    RecordLine.appendDetail(record, analyzed, into: &out)
+    RecordLine.appendDetail(record, analyzed, names: names, color: options.color, into: &out)
     if record.isCutBySource {
       out.append("  [cut by capture source: ")
       out.appendDecimal(record.bytes.count)
@@ -61,14 +86,114 @@ struct TextShowRenderer: ShowRenderer {
       out.append(" bytes]")
     }
     for diagnostic in decoded.diagnostics where diagnostic.id != "capture.cut" {
-      out.append("  ! ")
+      out.append("  ")
+      if options.color {
+        switch diagnostic.severity {
+        case .error: out.append(TextColor.error)
+        case .warning: out.append(TextColor.warning)
+        case .info: out.append(TextColor.info)
+        }
+      }
+      out.append("! ")
       out.append(string: diagnostic.id)
       out.append(": ")
       out.append(string: diagnostic.message)
+      if options.color { out.append(TextColor.reset) }
     }
     out.append(0x0A)
     if verbose {
-      out.appendFieldTree(analyzed.fieldTree(record), indent: 11)
+      out.appendFieldTree(analyzed.fieldTree(record, names: names), indent: 11)
+    }
+    if options.hexDump { Self.appendHexDump(UnsafeRawBufferPointer(record.bytes), into: &out) }
+  }
+
+  /// The time column in the `-t` mode: seconds (relative, delta, epoch) or UTC.
+  private mutating func appendTime(_ time: Int64, start: Int64, into out: inout OutputBuffer) {
+    switch options.time {
+    case .relative: JSONRecord.appendSeconds(time - start, width: 12, into: &out)
+    case .delta:
+      JSONRecord.appendSeconds(time - (previous ?? time), width: 12, into: &out)
+      previous = time
+    case .epoch: JSONRecord.appendSeconds(time, width: 17, into: &out)
+    case .absolute: Self.appendUTC(time, date: false, into: &out)
+    case .absoluteWithDate: Self.appendUTC(time, date: true, into: &out)
+    }
+  }
+
+  /// `2024-05-14 09:30:00.181549` (or the time of day alone), UTC.
+  static func appendUTC(_ microseconds: Int64, date: Bool, into out: inout OutputBuffer) {
+    let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
+    let fraction = UInt64(microseconds - seconds * 1_000_000)
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let ofDay = UInt64(seconds - days * 86_400)
+    if date {
+      // Days since 1970-01-01 to a civil date (proleptic Gregorian), by 400-year eras.
+      let z = days + 719_468
+      let era = (z >= 0 ? z : z - 146_096) / 146_097
+      let dayOfEra = z - era * 146_097
+      let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+      let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+      let mp = (5 * dayOfYear + 2) / 153
+      let day = dayOfYear - (153 * mp + 2) / 5 + 1
+      let month = mp < 10 ? mp + 3 : mp - 9
+      let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+      out.appendDecimal(UInt64(clamping: year), minimumDigits: 4)
+      out.append("-")
+      out.appendDecimal(UInt64(month), minimumDigits: 2)
+      out.append("-")
+      out.appendDecimal(UInt64(day), minimumDigits: 2)
+      out.append(" ")
+    }
+    out.appendDecimal(ofDay / 3600, minimumDigits: 2)
+    out.append(":")
+    out.appendDecimal(ofDay / 60 % 60, minimumDigits: 2)
+    out.append(":")
+    out.appendDecimal(ofDay % 60, minimumDigits: 2)
+    out.append(".")
+    out.appendDecimal(fraction, minimumDigits: 6)
+  }
+
+  /// `#1 HR-Sensor`, `#2 D4:36:39:67:A2:61`, or `-`, padded to `connWidth`; made once
+  /// per connection and name.
+  private mutating func appendConnection(_ analyzed: AnalyzedRecord, into out: inout OutputBuffer) {
+    guard let id = analyzed.conn?.id else {
+      out.append("-                     ")
+      return
+    }
+    var name: ObjectIdentifier?
+    if let peerName = analyzed.peerName { name = ObjectIdentifier(peerName) }
+    if connColumn.id != id || connColumn.name != name || connColumn.text.isEmpty {
+      var text = "#\(id)"
+      if let peerName = analyzed.peerName {
+        text += " " + peerName.name
+      } else if let peer = analyzed.conn?.peer {
+        text += " " + peer.description
+      }
+      // A long name is cut to keep the columns after it aligned.
+      if text.count > Self.connWidth { text = text.prefix(Self.connWidth - 1) + "…" }
+      text += String(repeating: " ", count: Self.connWidth - text.count)
+      connColumn = (id, name, Array(text.utf8))
+    }
+    connColumn.text.withUnsafeBytes { out.append(contentsOf: $0) }
+  }
+
+  /// `-x`: the record's bytes, 16 a line, offset, hex and ASCII, as tshark prints them.
+  static func appendHexDump(_ bytes: UnsafeRawBufferPointer, into out: inout OutputBuffer) {
+    var offset = 0
+    while offset < bytes.count {
+      let line = bytes[offset..<min(bytes.count, offset + 16)]
+      out.append("           ")
+      out.appendHexDigits(UInt64(offset), width: 4)
+      out.append("  ")
+      for (index, byte) in line.enumerated() {
+        if index > 0 { out.append(index == 8 ? "  " : " ") }
+        out.appendHexDigits(UInt64(byte), width: 2)
+      }
+      for index in line.count..<16 { out.append(index == 8 ? "    " : "   ") }
+      out.append("   ")
+      for byte in line { out.append((0x20..<0x7F).contains(byte) ? byte : UInt8(ascii: ".")) }
+      out.append(0x0A)
+      offset += 16
     }
   }
 

@@ -231,7 +231,8 @@ extension WriteNotifyPair {
 extension ConnectionParameters {
   /// `interval 30 ms, latency 0, supervision timeout 720 ms`.
   var text: String {
-    "interval " + Milliseconds.decimal(interval.microseconds) + " ms, latency \(latency), supervision timeout "
+    // A parameter, not a measured time: as the spec's unit gives it (`7.5`, `30`).
+    "interval " + measureText(Double(interval.microseconds) / 1000) + " ms, latency \(latency), supervision timeout "
       + "\(supervisionTimeout.milliseconds) ms"
   }
 }
@@ -265,12 +266,13 @@ extension Transaction {
   }
 }
 
-/// Durations in milliseconds to the microsecond.
+/// Durations in milliseconds to the microsecond, always with three decimals, so that
+/// every listing writes its latencies one way (`show`'s lines do too).
 enum Milliseconds {
-  /// `20.489`, `30`, `4002.829`.
-  static func decimal(_ microseconds: Int64) -> String { measureText(Double(microseconds) / 1000) }
+  /// `20.489`, `30.000`, `4002.829`.
+  static func decimal(_ microseconds: Int64) -> String { StatsText.milliseconds(microseconds) }
 
-  /// `20.489 ms`, or seconds from 10 s on: `4.003 s`.
+  /// `20.489 ms`, or seconds from 10 s on: `14.003 s`.
   static func text(_ microseconds: Int64) -> String {
     if microseconds.magnitude >= 10_000_000 { return decimal(microseconds / 1000) + " s" }
     return decimal(microseconds) + " ms"

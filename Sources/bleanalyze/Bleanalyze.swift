@@ -38,6 +38,10 @@ struct Bleanalyze: ParsableCommand {
   static func main() {
     // A reader that goes away (`| head`) ends output quietly instead of killing us.
     signal(SIGPIPE, SIG_IGN)
+    if let first = CommandLine.arguments.dropFirst().first, let command = misspelledCommand(first) {
+      report("'\(first)' is neither a file nor a command; did you mean '\(command)'?")
+      Glibc.exit(ExitStatus.usage)
+    }
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -54,6 +58,36 @@ struct Bleanalyze: ParsableCommand {
       Glibc.exit(ExitStatus.usage)
     }
   }
+}
+
+/// The command `argument` was probably meant to be: it is no file, no command, and at
+/// most two edits (and under half its length) from one.
+func misspelledCommand(_ argument: String) -> String? {
+  guard !argument.hasPrefix("-"), access(argument, F_OK) != 0 else { return nil }
+  let names = Bleanalyze.configuration.subcommands.map { $0._commandName }
+  guard !names.contains(argument) else { return nil }
+  let scored = names.map { (name: $0, distance: editDistance(argument, $0)) }
+  guard let best = scored.min(by: { $0.distance < $1.distance }),
+    best.distance <= 2, best.distance * 2 < best.name.count
+  else { return nil }
+  return best.name
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.unicodeScalars)
+  let b = Array(b.unicodeScalars)
+  var row = Array(0...b.count)
+  for i in 1...max(a.count, 1) where !a.isEmpty {
+    var previous = row[0]
+    row[0] = i
+    for j in stride(from: 1, through: b.count, by: 1) {
+      let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
+      previous = row[j]
+      row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
+    }
+  }
+  return a.isEmpty ? b.count : row[b.count]
 }
 
 /// An error that ends the run with a message and a status.

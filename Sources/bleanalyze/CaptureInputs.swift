@@ -2,6 +2,10 @@ import ArgumentParser
 import BLECapture
 import BLEOutput
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The input handling every command that reads captures shares: open each file in
 /// turn (one that cannot be opened is reported and the others still read), run the
 /// command on it with a progress line on a terminal, then report the source's notes
@@ -22,7 +26,7 @@ struct CaptureInputs {
     for path in files {
       let source: any RecordSource
       do {
-        source = try CaptureFile.open(path)
+        source = try Self.open(path)
       } catch {
         // Report now, go on with the other files, and exit with the worst status.
         reportUnopened("\(error)", after: &out)
@@ -31,6 +35,51 @@ struct CaptureInputs {
       try body(path, source, &out)
       reportRead(path, source, after: &out)
     }
+  }
+
+  /// The capture at `path`; `-` is standard input, copied whole into a temporary file
+  /// (the readers map their file, and libpcap reads it by name) that is removed once
+  /// the capture is open.
+  static func open(_ path: String) throws(CaptureError) -> any RecordSource {
+    guard path == "-" else { return try CaptureFile.open(path) }
+    let copy = try copyStandardInput()
+    defer { unlink(copy) }
+    do {
+      return try CaptureFile.open(copy)
+    } catch var error {
+      error.path = "-"
+      throw error
+    }
+  }
+
+  /// Copies standard input into a new temporary file and gives its path.
+  private static func copyStandardInput() throws(CaptureError) -> String {
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array("\(directory)/bleanalyze-stdin-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else {
+      throw CaptureError(
+        .cannotOpen("no temporary file in \(directory): \(String(cString: strerror(errno)))"), path: "-")
+    }
+    defer { close(fd) }
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    defer { chunk.deallocate() }
+    while true {
+      let count = Glibc.read(0, chunk.baseAddress, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      var written = 0
+      while written < count {
+        let n = Glibc.write(fd, chunk.baseAddress! + written, count - written)
+        guard n > 0 else {
+          unlink(path)
+          throw CaptureError(.cannotOpen("writing \(path): \(String(cString: strerror(errno)))"), path: "-")
+        }
+        written += n
+      }
+    }
+    return path
   }
 
   /// A file that could not be opened: its message, after what `out` holds.
@@ -73,7 +122,7 @@ struct CaptureInputs {
       count: files.count,
       work: { index, inOrder in
         do {
-          let opened = Opened(source: try CaptureFile.open(files[index]))
+          let opened = Opened(source: try Self.open(files[index]))
           return .success((opened, analyze(files[index], opened, inOrder)))
         } catch {
           return .failure(OpenFailure(message: "\(error)"))

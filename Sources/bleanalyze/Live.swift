@@ -121,6 +121,7 @@ struct Live: ParsableCommand {
       throw ValidationError("--reconnect goes with --tcp")
     }
     guard bufferSize > 0 else { throw ValidationError("--buffer-size takes a number of bytes above 0") }
+    if options.count != nil { throw ValidationError("-c goes with show; live runs until its source ends or Ctrl-C") }
   }
 
   mutating func run() throws {
@@ -140,7 +141,9 @@ struct Live: ParsableCommand {
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
       pipeline: RecordPipeline(analyzer: makeAnalyzer()),
-      renderer: makeShowRenderer(options.format, verbose: options.verbose), filter: compiled, sink: sink)
+      renderer: makeShowRenderer(
+        options.format, verbose: options.verbose, text: options.textOptions, names: try options.dissectors.library()),
+      filter: compiled, sink: sink)
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     // A request's line waits for its answer, but not more than half a second.

@@ -4,7 +4,29 @@ import BLECapture
 import BLEDissect
 import BLEOutput
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension RenderFormat: ExpressibleByArgument {}
+extension TextShowOptions.Time: ExpressibleByArgument {}
+
+/// `--color`: when the text is painted.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+  case auto, always, never
+
+  /// `auto` paints when stdout is a terminal and NO_COLOR is unset or empty.
+  var enabled: Bool {
+    switch self {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+      if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+      return isatty(1) == 1
+    }
+  }
+}
 
 /// What `show` and `live` share: the record output (format, -v, --filter, -w) and the
 /// analysis options.
@@ -12,11 +34,32 @@ struct RecordOutputOptions: ParsableArguments {
   @Option(help: "Output format: text, json or ndjson.")
   var format: RenderFormat = .text
 
-  @Flag(name: .shortAndLong, help: "Print every record's decoded field tree.")
+  @Flag(name: [.short, .long, .customShort("V")], help: "Print every record's decoded field tree (-V as in tshark).")
   var verbose = false
 
-  @Option(help: "Keep only the records this expression matches (see show --help).")
+  @Option(
+    name: [.long, .customShort("Y")],
+    help: "Keep only the records this expression matches (see show --help); -Y as in tshark.")
   var filter: String?
+
+  @Option(name: .customShort("c"), help: ArgumentHelp("Stop after this many matching records.", valueName: "n"))
+  var count: Int?
+
+  @Flag(name: .customShort("x"), help: "Text: a hex dump of each record's bytes under its line.")
+  var hexDump = false
+
+  @Option(
+    name: .customShort("t"),
+    help: ArgumentHelp(
+      "Text: the time column, as tshark -t: r relative to the first record, a time of day (UTC), ad date and time (UTC), d delta from the record shown before, e Unix epoch.",
+      valueName: "r|a|ad|d|e"))
+  var time: TextShowOptions.Time = .relative
+
+  @Option(
+    help: ArgumentHelp(
+      "Text: colour direction, errors and warnings: auto (when stdout is a terminal and NO_COLOR is unset), always, never.",
+      valueName: "auto|always|never"))
+  var color: ColorChoice = .auto
 
   @Option(
     name: .customShort("w"),
@@ -31,7 +74,13 @@ struct RecordOutputOptions: ParsableArguments {
 
   @OptionGroup var dissectors: DissectorOptions
 
+  /// The text renderer's `-t`, `-x` and `--color`.
+  var textOptions: TextShowOptions {
+    TextShowOptions(time: time, hexDump: hexDump, color: color.enabled)
+  }
+
   func validate() throws {
+    if let count, count < 1 { throw ValidationError("-c needs a count of at least 1") }
     if let write, OutputFormat(fileName: write) == nil {
       throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
     }

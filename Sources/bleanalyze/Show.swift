@@ -12,19 +12,27 @@ struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "One line per record, decoded down to ATT and SMP.",
     discussion: """
-      text: aligned columns and a summary line per capture; -v adds each record's field tree. \
+      text: aligned columns (frame, time, dir, adapter, connection and its peer's name, type, \
+      detail) and a summary line per capture; -v adds each record's field tree, -x a hex dump, \
+      -t the time in tshark's modes, --color paints direction, errors and warnings. Values of \
+      4 bytes or more that are all printable ASCII (or \\r \\n \\t) are also shown as text. \
       ndjson: one object per record (frame, ts, dir, adapter, hci, acl, l2cap, att, smp, conn, \
-      diagnostics), flushed as it goes. json: one document.
+      diagnostics), flushed as it goes. json: one document. tshark's -r, -Y, -V, -c, -x and -t \
+      work too.
 
-      --filter keeps the records an expression matches, over the data-contract field names: \
-      ==, !=, <, <=, >, >=, contains; and, or, not, parentheses; a bare field tests presence. \
-      Examples: 'att.opcode == 0x1b and conn.peer == D4:36:39:67:A2:61', 'smp or att.error', \
-      'diagnostics.id contains "mtu"'. Fields: \(RecordFilter.catalog.names.joined(separator: ", ")).
+      --filter (-Y) keeps the records an expression matches, over the data-contract field names: \
+      ==, !=, <, <=, >, >=, contains, in {…}; and, or, not, parentheses; a bare field tests \
+      presence. Strings can be bare words, UUIDs any spelling, and ts and att.latency_ms take \
+      decimals. Examples: 'att.opcode == 0x1b and conn.peer == D4:36:39:67:A2:61', \
+      'smp or att.error', 'dir == tx', 'att.uuid == 2a37', 'att.opcode in {0x12 0x52}', \
+      'att.latency_ms > 59.5', 'diagnostics.id contains "mtu"'. \
+      Fields: \(RecordFilter.catalog.names.joined(separator: ", ")).
       """
   )
 
-  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
-  var files: [String]
+  @OptionGroup var input: CaptureFileArguments
+
+  var files: [String] { input.files }
 
   @OptionGroup var options: RecordOutputOptions
 
@@ -34,6 +42,9 @@ struct Show: ParsableCommand {
     let files = files
     let format = options.format
     let verbose = options.verbose
+    let text = options.textOptions
+    let names = try options.dissectors.library()
+    let limit = options.count
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     // One JSON document, or one -w file, takes the captures one after the other.
@@ -42,9 +53,10 @@ struct Show: ParsableCommand {
       // cores, the one due next straight to stdout, the one after it into a temporary
       // file that is copied out when its turn comes.
       @Sendable func showAlone(_ path: String, _ source: any RecordSource, into out: inout OutputBuffer) -> Bool {
-        var renderer = makeShowRenderer(format, verbose: verbose)
+        var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
         let file = files.count > 1 ? path : nil
-        return (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, &renderer, nil, into: &out)) != nil
+        return
+          (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, limit, &renderer, nil, into: &out)) != nil
       }
       try inputs.forEachInParallel(into: &out) { path, opened, inOrder in
         let spill = inOrder ? nil : tmpfile()
@@ -62,12 +74,13 @@ struct Show: ParsableCommand {
       try inputs.exitIfFailed()
       return
     }
-    var renderer = makeShowRenderer(format, verbose: verbose)
+    var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
     var output: MatchWriter?
     try inputs.forEach(into: &out) { path, source, out in
       if output == nil { output = try options.matchWriter(for: source) }
       try Self.show(
-        path, source, file: files.count > 1 ? path : nil, makeAnalyzer(), compiled, &renderer, output, into: &out)
+        path, source, file: files.count > 1 ? path : nil, makeAnalyzer(), compiled, limit, &renderer, output,
+        into: &out)
     }
     renderer.finish(into: &out)
     out.flush(force: true)
@@ -75,28 +88,36 @@ struct Show: ParsableCommand {
     try inputs.exitIfFailed()
   }
 
-  /// One capture, record by record. Throws `ExitCode.success` when stdout closed.
+  /// `-c` reached: the capture's reading ends.
+  private struct LimitReached: Error {}
+
+  /// One capture, record by record, up to `limit` matching records. Throws
+  /// `ExitCode.success` when stdout closed.
   private static func show(
     _ path: String, _ source: any RecordSource, file: String?, _ analyzer: Analyzer, _ compiled: Filter<FilterInput>?,
-    _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
+    _ limit: Int?, _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
   ) throws {
     renderer.beginCapture(path: path, format: source.formatDescription, file: file, into: &out)
     // Requests wait in the lookahead for their answer; every record still comes out, in order.
     var pipeline = RecordPipeline(analyzer: analyzer)
+    var shown = 0
     func each(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp) throws {
-      try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out)
+      if try emit(record, analyzed, start: start, compiled, &renderer, output, into: &out) { shown += 1 }
       // A closed stdout ends the run.
       guard out.flush() else { throw ExitCode.success }
+      if let limit, shown >= limit { throw LimitReached() }
     }
     // Times are relative to the capture's first record.
     var start: Timestamp?
-    try CaptureInputs.read(source, label: path) { record in
-      let first = start ?? record.timestamp
-      start = first
-      try pipeline.push(record) { try each($0, $1, start: first) }
-      return true
-    }
-    try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
+    do {
+      try CaptureInputs.read(source, label: path) { record in
+        let first = start ?? record.timestamp
+        start = first
+        try pipeline.push(record) { try each($0, $1, start: first) }
+        return true
+      }
+      try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
+    } catch is LimitReached {}
     renderer.endCapture(pipeline.summary, damage: source.damage, into: &out)
   }
 }

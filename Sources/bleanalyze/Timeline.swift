@@ -42,8 +42,9 @@ struct TimelineCommand: ParsableCommand {
       """
   )
 
-  @Argument(help: "Capture files (btsnoop, pcap, pcapng, PacketLogger, Android bugreport).")
-  var files: [String]
+  @OptionGroup var input: CaptureFileArguments
+
+  var files: [String] { input.files }
 
   @Option(help: "Output format: text, json or ndjson.")
   var format: RenderFormat = .text

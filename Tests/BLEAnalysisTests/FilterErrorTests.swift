@@ -44,9 +44,7 @@ let filterErrorCases: [FilterErrorCase] = [
   .init("att.value == 01:2:0a", 14, "invalid byte string '01:2:0a'; write 2 hex digits per byte, like 01:02:0a"),
   .init("att.value == 0x01", 14, "expected bytes (like 01:02:0a) for 'att.value', found '0x01'"),
   .init("conn.encrypted == yes", 19, "expected true or false for 'conn.encrypted', found 'yes'"),
-  .init(
-    "gatt.characteristic == Heart", 24,
-    "expected a string in double quotes for 'gatt.characteristic', found 'Heart'"),
+  .init("gatt.characteristic == (", 24, "expected a value after '==', found '('"),
   .init("att.opcode == att.handle", 15, "comparing two fields is not supported; 'att.handle' is a field"),
   // Operators that do not fit the field.
   .init(
@@ -78,14 +76,15 @@ let filterErrorCases: [FilterErrorCase] = [
   .init("D4:36:39:67:A2:61", 1, "expected a field name, found 'D4:36:39:67:A2:61'"),
   .init("\"att\"", 1, "expected a field name, found \"att\""),
   .init(
-    "att.opcode 0x1b", 12, "expected a comparison (==, !=, <, <=, >, >=, contains) after 'att.opcode', found '0x1b'"),
+    "att.opcode 0x1b", 12,
+    "expected a comparison (==, !=, <, <=, >, >=, contains, in) after 'att.opcode', found '0x1b'"),
   .init("att.opcode == 1 2", 17, "expected 'and', 'or' or the end of the expression, found '2'"),
   .init("att)", 4, "unexpected ')' without a matching '('"),
   // Parentheses.
   .init("(att or smp", 12, "unclosed parenthesis opened at column 1"),
   .init("smp and (att or (smp)", 22, "unclosed parenthesis opened at column 9"),
   .init("(att.opcode == 1 smp)", 18, "expected ')' to close the parenthesis opened at column 1, found 'smp'"),
-  .init("(att smp)", 6, "expected a comparison (==, !=, <, <=, >, >=, contains) after 'att', found 'smp'"),
+  .init("(att smp)", 6, "expected a comparison (==, !=, <, <=, >, >=, contains, in) after 'att', found 'smp'"),
   // Characters and strings.
   .init("att.opcode = 1", 12, "unexpected '='; compare with '=='"),
   .init("att & smp", 5, "unexpected '&'; use '&&' or 'and'"),

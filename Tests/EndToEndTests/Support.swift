@@ -101,8 +101,12 @@ struct Output {
 
 /// Runs `executable` in the package root and waits for it. Standard output and error go to
 /// temporary files, so neither pipe can fill up and block the child. With `timeLimit`, a
-/// run that takes longer is killed with SIGKILL.
-func execute(_ executable: URL, _ arguments: [String], timeLimit: TimeInterval? = nil) -> Output {
+/// run that takes longer is killed with SIGKILL. `standardInput` is a file to read from
+/// (none by default); `environment` adds to or overrides the inherited variables.
+func execute(
+  _ executable: URL, _ arguments: [String], timeLimit: TimeInterval? = nil, standardInput: URL? = nil,
+  environment: [String: String] = [:]
+) -> Output {
   let stdoutURL = Paths.scratchFile("stdout")
   let stderrURL = Paths.scratchFile("stderr")
   defer {
@@ -118,7 +122,10 @@ func execute(_ executable: URL, _ arguments: [String], timeLimit: TimeInterval? 
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = Paths.packageRoot
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = stdoutHandle
     process.standardError = stderrHandle
     try process.run()

@@ -4,11 +4,14 @@
 ///
 /// - `FIELD OP LITERAL` compares: `==` `!=` `<` `<=` `>` `>=` `contains`, or the words
 ///   `eq` `ne` `lt` `le` `gt` `ge`. The field is always on the left.
+/// - `FIELD in {a b c}` (commas optional) is `FIELD == a or FIELD == b or FIELD == c`.
 /// - A bare `FIELD` tests presence: `att`, `smp`, `att.error`.
 /// - `not`/`!`, `and`/`&&`, `or`/`||` and parentheses, `not` binding tightest and `or`
 ///   loosest: `not a or b and c` is `(not a) or (b and c)`. Keywords are case-insensitive.
 /// - Literals: `27`, `-3`, `0x1b`; `"text"` with `\"` and `\\`; `D4:36:39:67:A2:61` (either
-///   case); bytes `01:02:0a` or a single `0a`; `true`/`false`. A literal is read against
+///   case); bytes `01:02:0a` or a single `0a`; `true`/`false`; decimals `59.5` for decimal
+///   fields; a bare word for a string field (`dir == tx`); any UUID spelling for a UUID
+///   field (`2A37`, `0x2a37`, 36 characters). A literal is read against
 ///   its field's kind (``FilterFieldKind``), so `10` is ten for an integer field and 0x10
 ///   for a bytes field, and an address works as 6 bytes against a bytes field.
 ///

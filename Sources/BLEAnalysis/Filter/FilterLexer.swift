@@ -20,6 +20,8 @@ struct FilterToken {
     case string(String)
     case comparison(FilterComparison)
     case and, or, not, open, close, end
+    /// `in`, and the braces and commas of its set: `att.opcode in {0x12 0x52}`.
+    case `in`, openSet, closeSet, comma
   }
 
   var kind: Kind
@@ -55,7 +57,7 @@ struct FilterLexer {
     "and": .and, "or": .or, "not": .not,
     "eq": .comparison(.equal), "ne": .comparison(.notEqual), "lt": .comparison(.less),
     "le": .comparison(.lessOrEqual), "gt": .comparison(.greater), "ge": .comparison(.greaterOrEqual),
-    "contains": .comparison(.contains),
+    "contains": .comparison(.contains), "in": .in,
   ]
 
   /// Dotted lower-case identifiers: `att`, `att.opcode`, `hci.le.conn_complete.interval`.
@@ -69,6 +71,7 @@ struct FilterLexer {
     }
   }
 
+  /// Letters, digits and `_ . :`; `-` inside a word too, for UUIDs and negative numbers.
   private static func isWordCharacter(_ character: Character) -> Bool {
     character.isASCII
       && (character.isLetter || character.isNumber || character == "_" || character == "."
@@ -106,6 +109,9 @@ struct FilterLexer {
     case ("!", _): return token(.not, length: 1)
     case ("(", _): return token(.open, length: 1)
     case (")", _): return token(.close, length: 1)
+    case ("{", _): return token(.openSet, length: 1)
+    case ("}", _): return token(.closeSet, length: 1)
+    case (",", _): return token(.comma, length: 1)
     case ("=", _): throw error(column, "unexpected '='; compare with '=='")
     case ("&", _): throw error(column, "unexpected '&'; use '&&' or 'and'")
     case ("|", _): throw error(column, "unexpected '|'; use '||' or 'or'")
@@ -117,7 +123,9 @@ struct FilterLexer {
     }
 
     index += 1
-    while let next = peek(), Self.isWordCharacter(next) { index += 1 }
+    while let next = peek(), Self.isWordCharacter(next) || (next == "-" && peek(1).map(Self.isWordCharacter) == true) {
+      index += 1
+    }
     let text = String(characters[start..<index])
     return FilterToken(kind: Self.keywords[text.lowercased()] ?? .word(text), column: column, text: text)
   }

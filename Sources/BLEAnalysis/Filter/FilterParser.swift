@@ -15,8 +15,11 @@ indirect enum FilterNode: Equatable, Sendable {
 ///     or         := and (("or" | "||") and)*
 ///     and        := unary (("and" | "&&") unary)*
 ///     unary      := ("not" | "!") unary | primary
-///     primary    := "(" or ")" | FIELD | FIELD COMPARISON LITERAL
+///     primary    := "(" or ")" | FIELD | FIELD COMPARISON LITERAL | FIELD "in" SET
+///     SET        := "{" LITERAL ("," | LITERAL)* "}"
 ///     COMPARISON := == != < <= > >= contains eq ne lt le gt ge
+///
+/// `FIELD in {a b c}` is read as `FIELD == a or FIELD == b or FIELD == c`.
 struct FilterParser<Subject: ~Copyable & ~Escapable> {
   private var lexer: FilterLexer
   private let catalog: FilterCatalog<Subject>
@@ -134,13 +137,46 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
       let value = try literal(for: name, kind: kind, after: op)
       try advance()
       return .compare(name, comparison, value)
+    case .in:
+      let op = token
+      try checkOperator(.equal, op, field: name, kind: kind)
+      try advance()
+      return try parseSet(name, kind: kind, after: op)
     case .word, .string:
       throw error(
         token.column,
-        "expected a comparison (==, !=, <, <=, >, >=, contains) after '\(name)', found \(token.shown)")
+        "expected a comparison (==, !=, <, <=, >, >=, contains, in) after '\(name)', found \(token.shown)")
     default:
       return .present(name)
     }
+  }
+
+  /// `{0x12 0x52}` after `in`: an `or` of equalities, in the order written.
+  private mutating func parseSet(_ name: String, kind: FilterFieldKind, after op: FilterToken) throws(FilterError)
+    -> FilterNode
+  {
+    guard token.kind == .openSet else {
+      throw error(token.column, "expected '{' after \(op.shown), found \(token.shown)")
+    }
+    let open = token
+    try advance()
+    var node: FilterNode?
+    while token.kind != .closeSet {
+      switch token.kind {
+      case .end: throw error(token.column, "unclosed set opened at column \(open.column)")
+      case .comma where node != nil:
+        try advance()
+        continue
+      default: break
+      }
+      let value = try literal(for: name, kind: kind, after: previous ?? op)
+      let term = FilterNode.compare(name, .equal, value)
+      node = node.map { .or($0, term) } ?? term
+      try advance()
+    }
+    guard let node else { throw error(token.column, "empty set after \(op.shown)") }
+    try advance()
+    return node
   }
 
   private func checkOperator(
@@ -148,10 +184,10 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
   ) throws(FilterError) {
     let allowed: String
     switch kind {
-    case .integer:
+    case .integer, .decimal:
       guard comparison == .contains else { return }
       allowed = "==, !=, <, <=, > or >="
-    case .string, .bytes:
+    case .string, .bytes, .uuid:
       guard comparison.isOrdering else { return }
       allowed = "==, != or contains"
     case .address, .bool:
@@ -174,6 +210,9 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
     case .string(let text):
       switch kind {
       case .string: return .string(text)
+      case .uuid:
+        guard let uuid = BluetoothUUID(text) else { throw mismatch(field, kind) }
+        return .string(uuid.normalized.description)
       case .bytes: return .bytes(Array(text.utf8))
       default: throw mismatch(field, kind)
       }
@@ -186,6 +225,13 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
     switch kind {
     case .integer:
       if let value = try integer(word) { return .integer(value) }
+    case .decimal:
+      if let value = try decimal(word) { return .integer(value) }
+    case .string:
+      // A bare word is the string it spells (`dir == tx`); names with spaces need quotes.
+      return .string(word)
+    case .uuid:
+      if let uuid = BluetoothUUID(word) { return .string(uuid.normalized.description) }
     case .address:
       if let address = DeviceAddress(word) { return .address(address) }
       if word.contains(":") {
@@ -202,7 +248,7 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
       case "false": return .bool(false)
       default: break
       }
-    case .string, .presence:
+    case .presence:
       break
     }
     throw mismatch(field, kind)
@@ -212,7 +258,9 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
     let expected =
       switch kind {
       case .integer: "an integer (like 27 or 0x1b)"
+      case .decimal: "a decimal number (like 59.5)"
       case .string: "a string in double quotes"
+      case .uuid: "a UUID (like 2a37 or 6e400001-b5a3-f393-e0a9-e50e24dcca9e)"
       case .address: "an address (like D4:36:39:67:A2:61)"
       case .bytes: "bytes (like 01:02:0a)"
       case .bool: "true or false"
@@ -244,6 +292,31 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
       throw error(token.column, "integer '\(word)' is out of range")
     }
     return value
+  }
+
+  /// A decimal number in millionths (`59.5` is 59,500,000): up to six decimals,
+  /// optionally negative; nil when the word is not shaped like a number.
+  private func decimal(_ word: String) throws(FilterError) -> Int64? {
+    guard !word.contains(":"), !word.hasPrefix("0x"), !word.hasPrefix("0X") else {
+      if word.hasPrefix("0x") || word.hasPrefix("0X") { return try integer(word).map { $0 &* 1_000_000 } }
+      return nil
+    }
+    var digits = Substring(word)
+    let negative = digits.first == "-"
+    if negative { digits = digits.dropFirst() }
+    guard let first = digits.first, first.isASCII, first.isNumber else { return nil }
+    let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let whole = parts[0]
+    let fraction = parts.count > 1 ? parts[1] : ""
+    guard whole.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+      parts.count == 1 || !fraction.isEmpty
+    else { throw error(token.column, "invalid decimal number '\(word)'") }
+    guard fraction.count <= 6 else {
+      throw error(token.column, "decimal number '\(word)' has more than 6 decimals")
+    }
+    let scaled = whole + fraction + String(repeating: "0", count: 6 - fraction.count)
+    guard let value = Int64(scaled) else { throw error(token.column, "decimal number '\(word)' is out of range") }
+    return negative ? -value : value
   }
 
   /// `01:02:0a` or a single `0a`: groups of exactly two hex digits separated by colons.

@@ -19,7 +19,9 @@ public enum FilterValue: Hashable, Sendable {
 /// | kind | operators | literals |
 /// | --- | --- | --- |
 /// | `integer` | `==` `!=` `<` `<=` `>` `>=` | `27`, `-3`, `0x1b` |
-/// | `string` | `==` `!=` `contains` | `"text"` with `\"` and `\\` escapes |
+/// | `decimal` | `==` `!=` `<` `<=` `>` `>=` | `59.5`, `1715679003.25`, `60` (values are millionths, as `.integer`) |
+/// | `string` | `==` `!=` `contains` | `"text"` with `\"` and `\\` escapes, or a bare word (`tx`) |
+/// | `uuid` | `==` `!=` `contains` | `2a37`, `0x2A37`, the 36-character form (values normalised as strings) |
 /// | `address` | `==` `!=` | `D4:36:39:67:A2:61` (either case) |
 /// | `bytes` | `==` `!=` `contains` | `01:02:0a`, `0a`, an address as 6 bytes, `"text"` as UTF-8 |
 /// | `bool` | `==` `!=` | `true`, `false` |
@@ -27,11 +29,13 @@ public enum FilterValue: Hashable, Sendable {
 ///
 /// Every kind can be tested alone for presence (`att.error`).
 public enum FilterFieldKind: Sendable, Hashable, CustomStringConvertible {
-  case integer, string, address, bytes, bool, presence
+  case integer, decimal, string, uuid, address, bytes, bool, presence
 
   public var description: String {
     switch self {
     case .integer: "integer"
+    case .decimal: "decimal"
+    case .uuid: "uuid"
     case .string: "string"
     case .address: "address"
     case .bytes: "bytes"

@@ -25,7 +25,7 @@ public enum RecordFilter {
   public static let catalog: FilterCatalog<FilterInput> = {
     var c = FilterCatalog<FilterInput>()
     c.add("frame", .integer) { int($0.record.frame) }
-    c.add("ts", .integer) { .integer($0.record.timestamp.unixMicroseconds / 1_000_000) }
+    c.add("ts", .decimal) { .integer($0.record.timestamp.unixMicroseconds) }
     c.add("dir", .string) { input in
       input.record.direction.map { .string($0 == .sent ? "tx" : "rx") }
     }
@@ -65,7 +65,7 @@ public enum RecordFilter {
     c.add("att.opcode", .integer) { int($0.analyzed.decoded.att?.opcode.rawValue) }
     c.add("att.name", .string) { input in input.analyzed.decoded.att.map { .string($0.opcode.name) } }
     c.add("att.handle", .integer) { int($0.analyzed.attHandle) }
-    c.add("att.uuid", .string) { input in input.analyzed.attribute?.uuidText.map { .string($0) } }
+    c.add("att.uuid", .uuid) { input in input.analyzed.attribute?.uuidText.map { .string($0) } }
     c.add("att.service", .string) { input in input.analyzed.attribute?.serviceName.map { .string($0) } }
     c.add("att.characteristic", .string) { input in input.analyzed.attribute?.characteristicName.map { .string($0) } }
     c.add("att.value", .bytes) { input in
@@ -80,7 +80,7 @@ public enum RecordFilter {
     c.add("att.request_opcode", .integer) { int($0.analyzed.decoded.att?.requestOpcode?.rawValue) }
     c.add("att.response_frame", .integer) { int($0.analyzed.answer?.frame) }
     c.add("att.outcome", .string) { input in input.analyzed.outcome.map { .string($0) } }
-    c.add("att.latency_ms", .integer) { int(latency($0.analyzed).map { $0 / 1000 }) }
+    c.add("att.latency_ms", .decimal) { int(latency($0.analyzed).map { $0 * 1000 }) }
     c.add("att.latency_us", .integer) { int(latency($0.analyzed)) }
     c.add("att.rx_mtu", .integer) { int($0.analyzed.decoded.att?.mtu) }
     c.add("att.mtu", .integer) { int($0.analyzed.mtu) }
@@ -150,7 +150,7 @@ public enum RecordFilter {
         }
       })
     c.add(
-      "adv.service", .string,
+      "adv.service", .uuid,
       many: { input in
         adValues(input).flatMap { value -> [FilterValue] in
           switch value {

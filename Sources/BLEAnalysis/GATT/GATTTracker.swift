@@ -213,58 +213,15 @@ public struct GATTTracker {
   private static func learn(
     _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ exchange: ATTExchange?, into database: inout GATTDatabase
   ) {
-    let type = exchange?.requestType?.shortValue
-    switch att.parameters {
-    case .attributeDataList(let length, let list) where att.opcode == .readByGroupTypeResponse:
-      guard type == 0x2800 || type == 0x2801 else { return }
-      for offset in entries(bytes, list, size: Int(length)) {
-        guard let start = bytes.littleEndianUInt16(at: offset), let end = bytes.littleEndianUInt16(at: offset + 2),
-          let uuid = bytes.bluetoothUUID(at: offset + 4, width: Int(length) - 4)
-        else { continue }
-        database.add(GATTService(start: start, end: end, uuid: uuid, primary: type == 0x2800))
+    GATTDiscovered.forEach(in: att, bytes, exchange) { entry in
+      switch entry {
+      case .service(let service): database.add(service)
+      case .characteristic(let characteristic): database.add(characteristic)
+      case .include(let include): database.add(include)
+      case .descriptor(let handle, let uuid): database.addInformation(handle: handle, uuid: uuid)
+      case .range: break
       }
-    case .attributeDataList(let length, let list) where type == 0x2803:
-      for offset in entries(bytes, list, size: Int(length)) {
-        guard length >= 7, let declaration = bytes.littleEndianUInt16(at: offset),
-          let value = bytes.littleEndianUInt16(at: offset + 3),
-          let uuid = bytes.bluetoothUUID(at: offset + 5, width: Int(length) - 5)
-        else { continue }
-        database.add(
-          GATTCharacteristic(declaration: declaration, properties: bytes[offset + 2], value: value, uuid: uuid))
-      }
-    case .attributeDataList(let length, let list) where type == 0x2802:
-      for offset in entries(bytes, list, size: Int(length)) {
-        guard length >= 6, let handle = bytes.littleEndianUInt16(at: offset),
-          let start = bytes.littleEndianUInt16(at: offset + 2), let end = bytes.littleEndianUInt16(at: offset + 4)
-        else { continue }
-        let uuid = length == 8 ? bytes.bluetoothUUID(at: offset + 6, width: 2) : nil
-        database.add(GATTInclude(handle: handle, start: start, end: end, uuid: uuid))
-      }
-    case .findInformation(let format, let list):
-      guard let size = ATTParameters.findInformationEntrySize(format: format) else { return }
-      for offset in entries(bytes, list, size: size) {
-        guard let handle = bytes.littleEndianUInt16(at: offset),
-          let uuid = bytes.bluetoothUUID(at: offset + 2, width: size - 2)
-        else { continue }
-        database.addInformation(handle: handle, uuid: uuid)
-      }
-    case .handlesInformationList(let list):
-      guard type == 0x2800 || type == 0x2801, let uuid = exchange?.requestValueUUID else { return }
-      for offset in entries(bytes, list, size: 4) {
-        guard let start = bytes.littleEndianUInt16(at: offset), let end = bytes.littleEndianUInt16(at: offset + 2)
-        else { continue }
-        database.add(GATTService(start: start, end: end, uuid: uuid, primary: type == 0x2800))
-      }
-    default:
-      break
     }
-  }
-
-  /// The offsets of the whole `size`-byte entries of `list`.
-  private static func entries(_ bytes: UnsafeRawBufferPointer, _ list: ByteRange, size: Int) -> StrideTo<Int> {
-    let span = bytes.bounds(of: list)
-    guard size > 0 else { return stride(from: 0, to: 0, by: 1) }
-    return stride(from: span.lowerBound, to: span.upperBound - size + 1, by: size)
   }
 
   // MARK: - Long values

@@ -116,6 +116,9 @@ public struct AnalyzedRecord: Sendable {
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker). Held
   /// unowned: the database keeps every attribute it handed out for as long as it lives.
   public unowned(unsafe) var attribute: GATTAttribute?
+  /// The name of the connection's peer, as far as the capture told it so far. Held
+  /// unowned, like `attribute`: the analyzer keeps every name it handed out.
+  public unowned(unsafe) var peerName: PeerName?
   /// The record's entry in `analyzedExtrasTable`, 0 for none.
   public private(set) var extrasID: UInt32 = 0
 

@@ -1,0 +1,38 @@
+/// What `show`'s text alone can change: the time column (`-t`), a hex dump under each
+/// line (`-x`) and colour.
+public struct TextShowOptions: Sendable {
+  /// The time column, in tshark's letters.
+  public enum Time: String, Sendable, CaseIterable {
+    /// Seconds since the capture's first record.
+    case relative = "r"
+    /// Time of day, UTC.
+    case absolute = "a"
+    /// Date and time of day, UTC.
+    case absoluteWithDate = "ad"
+    /// Seconds since the record shown before.
+    case delta = "d"
+    /// Unix seconds.
+    case epoch = "e"
+  }
+
+  public var time: Time
+  public var hexDump: Bool
+  public var color: Bool
+
+  public init(time: Time = .relative, hexDump: Bool = false, color: Bool = false) {
+    self.time = time
+    self.hexDump = hexDump
+    self.color = color
+  }
+}
+
+/// The ANSI SGR sequences of the text's colours, in the style of `ip -c` and btmon:
+/// direction, errors, warnings.
+enum TextColor {
+  static let sent: StaticString = "\u{1B}[32m"
+  static let received: StaticString = "\u{1B}[36m"
+  static let error: StaticString = "\u{1B}[31m"
+  static let warning: StaticString = "\u{1B}[33m"
+  static let info: StaticString = "\u{1B}[2m"
+  static let reset: StaticString = "\u{1B}[0m"
+}
