@@ -4,7 +4,9 @@
 dumpcap is the reference. Records are compared adapter by adapter (records of two
 adapters can reach two monitor sockets in a different order), as (index, opcode,
 payload), in order; System Notes (opcode 12) are left out, since each socket gets its
-own when it opens. A record bleanalyze lacks must be one it reported as dropped. Timestamps
+own when it opens, and so are the Control Open and Close records of the capturers'
+sockets (dumpcap, btmon, bleanalyze): a socket sees only those opened after it, and how
+the capturers' start-ups interleave depends on the host's load. A record bleanalyze lacks must be one it reported as dropped. Timestamps
 must equal dumpcap's to the µs, except User Logging's (opcode 13): the kernel stamps those
 when each socket reads them."""
 import difflib
@@ -18,6 +20,8 @@ from collections import defaultdict
 
 EPOCH_DELTA = 0x00DCDDB30F2F8000  # btsnoop epoch (year 0) -> Unix, in µs
 SYSTEM_NOTE, USER_LOGGING, DEL_INDEX = 12, 13, 1
+CTRL_OPEN, CTRL_CLOSE = 14, 15
+CAPTURERS = {b"dumpcap", b"btmon", b"bleanalyze"}
 failures = []
 env = dict(line.strip().split("=", 1) for line in open(os.path.join(sys.argv[1], "env")) if "=" in line)
 BLEANALYZE = env["BLEANALYZE"]
@@ -101,17 +105,36 @@ def options(data, e):
         off += 4 + (length + 3) // 4 * 4
 
 
+def shared_view(recs):
+    """The records every capturing socket sees alike: no System Notes, and no Control Open
+    or Close of a capturer's socket, or of a socket opened before this one (its Close only).
+    The kernel reuses cookies, so each Close belongs to the last Open of its cookie."""
+    kept, capturer = [], {}  # cookie -> whether the socket open now is a capturer's
+    for r in recs:
+        if r["opcode"] == SYSTEM_NOTE:
+            continue
+        cookie = r["data"][:4]
+        if r["opcode"] == CTRL_OPEN and len(r["data"]) >= 14:
+            capturer[cookie] = r["data"][14 : 14 + r["data"][13]].rstrip(b"\0") in CAPTURERS
+            if capturer[cookie]:
+                continue
+        elif r["opcode"] == CTRL_CLOSE and capturer.pop(cookie, True):
+            continue
+        kept.append(r)
+    return kept
+
+
 def key(r):
     return (r["index"], r["opcode"], r["data"])
 
 
 def compare(name, ref, recs, reported, adapter=None):
     """Per adapter, in order: bleanalyze's records against dumpcap's."""
-    keep = lambda r: r["opcode"] != SYSTEM_NOTE and (adapter is None or r["index"] == adapter)
+    keep = lambda r: adapter is None or r["index"] == adapter
     a, b = defaultdict(list), defaultdict(list)
-    for r in filter(keep, ref):
+    for r in filter(keep, shared_view(ref)):
         a[r["index"]].append(r)
-    for r in filter(keep, recs):
+    for r in filter(keep, shared_view(recs)):
         b[r["index"]].append(r)
     missing = extra = same = 0
     deltas = []
@@ -190,12 +213,12 @@ def phase_run(o):
     for name, signal in (("live", "SIGINT"), ("live-text", "SIGTERM"), ("live-hci1", "SIGINT")):
         check(status(f"{o}/{name}.rc") == 0, f"{name} stopped by {signal}: exit {status(f'{o}/{name}.rc')}")
     ref = pcapng(f"{o}/dumpcap.pcapng")
-    print(f"  dumpcap: {len(ref)} records ({sum(1 for r in ref if r['opcode'] != SYSTEM_NOTE)} without system notes)")
+    shared = shared_view(ref)
+    print(f"  dumpcap: {len(ref)} records ({len(shared)} without system notes and capturers' socket records)")
     bt = btsnoop(f"{o}/btmon.btsnoop")
-    keep = lambda r: r["opcode"] != SYSTEM_NOTE
     btmon_same = sum(bl.size for bl in difflib.SequenceMatcher(
-        a=[key(r) for r in ref if keep(r)], b=[key(r) for r in bt if keep(r)], autojunk=False).get_matching_blocks())
-    print(f"  btmon (for comparison): {len(bt)} records, missing {sum(map(keep, ref)) - btmon_same} against dumpcap")
+        a=[key(r) for r in shared], b=[key(r) for r in shared_view(bt)], autojunk=False).get_matching_blocks())
+    print(f"  btmon (for comparison): {len(bt)} records, missing {len(shared) - btmon_same} against dumpcap")
 
     pcap_records = pcap(f"{o}/live.pcap")
     ndjson = [json.loads(l) for l in read(f"{o}/live.ndjson").splitlines()]
@@ -272,8 +295,7 @@ def phase_drops(o):
 
 def gaps(ref, recs):
     """Where each run of missing records is, against where capture.dropped was put."""
-    keep = lambda r: r["opcode"] != SYSTEM_NOTE
-    a, b = [r for r in ref if keep(r)], [r for r in recs if keep(r)]
+    a, b = shared_view(ref), shared_view(recs)
     sm = difflib.SequenceMatcher(a=[key(r) for r in a], b=[key(r) for r in b], autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "delete":
