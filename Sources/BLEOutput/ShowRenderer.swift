@@ -40,7 +40,7 @@ struct JSONShowRenderer: ShowRenderer {
     recordsWritten = 0
     guard document else { return }
     if capturesWritten == 0 {
-      out.appendDocumentStart(listing: "captures")
+      out.appendDocumentStart(.show, listing: "captures")
     } else {
       out.append(",")
     }
@@ -82,7 +82,7 @@ struct JSONShowRenderer: ShowRenderer {
 
   mutating func finish(into out: inout OutputBuffer) {
     guard document else { return }
-    if capturesWritten == 0 { out.appendDocumentStart(listing: "captures") }
+    if capturesWritten == 0 { out.appendDocumentStart(.show, listing: "captures") }
     out.append("]}\n")
   }
 }

@@ -212,7 +212,7 @@ struct Live: ParsableCommand {
       throw Failure(error.description, status: ExitStatus.unreadable)
     }
     var out = OutputBuffer()
-    if options.format == .json { out.appendDocumentStart(listing: "adapters") }
+    if options.format == .json { out.appendDocumentStart(nil, listing: "adapters") }
     for (position, adapter) in adapters.enumerated() {
       switch options.format {
       case .text:
