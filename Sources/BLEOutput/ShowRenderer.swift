@@ -233,6 +233,10 @@ enum JSONRecord {
         out.append(",\"characteristic\":")
         out.appendJSONString(utf8: characteristic)
       }
+      if let descriptor = attribute.descriptorNameUTF8 {
+        out.append(",\"descriptor\":")
+        out.appendJSONString(utf8: descriptor)
+      }
     }
     switch att.parameters {
     case .handleRange(let start, let end), .readByType(let start, let end, _),
