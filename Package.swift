@@ -25,7 +25,7 @@ let package = Package(
       swiftSettings: [.enableExperimentalFeature("Lifetimes")]
     ),
     .target(name: "BLEAnalysis", dependencies: ["BLEDissect"]),
-    .target(name: "BLEOutput", dependencies: ["BLEAnalysis"], exclude: ["Schemas"]),
+    .target(name: "BLEOutput", dependencies: ["BLEAnalysis"], resources: [.embedInCode("Schemas")]),
     .executableTarget(
       name: "bleanalyze",
       dependencies: [

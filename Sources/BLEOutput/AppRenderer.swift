@@ -25,7 +25,7 @@ public struct AppRenderer {
   }
 
   public mutating func begin(into out: inout OutputBuffer) {
-    if format == .json { out.appendDocumentStart(listing: "calls") }
+    if format == .json { out.appendDocumentStart(.app, listing: "calls") }
   }
 
   public mutating func render(path: String, _ story: AppStory, into out: inout OutputBuffer) {

@@ -22,7 +22,7 @@ public struct DevicesRenderer {
 
   public mutating func begin(into out: inout OutputBuffer) {
     guard format == .json else { return }
-    out.appendDocumentStart(listing: "devices")
+    out.appendDocumentStart(.devices, listing: "devices")
   }
 
   /// The devices of one capture.

@@ -33,7 +33,9 @@ public enum GATTRenderer {
         appendText(peer.server, names, into: &out)
       }
     case .json:
-      out.append("{\"peers\":[")
+      out.append("{\"$schema\":")
+      out.appendJSONString(DataSchema.gatt.id)
+      out.append(",\"peers\":[")
       for (index, peer) in peers.enumerated() {
         if index > 0 { out.append(",") }
         appendJSON(peer, names, into: &out)

@@ -12,11 +12,25 @@ public enum RenderFormat: String, CaseIterable, Sendable {
 public let schemaVersion = 1
 
 extension OutputBuffer {
-  /// The start of a JSON document that lists its items under `key`:
-  /// `{"schema_version":1,"devices":[`.
-  public mutating func appendDocumentStart(listing key: StaticString) {
-    append("{\"schema_version\":")
+  /// The start of a JSON document of `schema`, up to its version:
+  /// `{"$schema":"urn:bleanalyze:schema:devices:1","schema_version":1`.
+  public mutating func appendDocumentHeader(_ schema: DataSchema) {
+    append("{\"$schema\":")
+    appendJSONString(schema.id)
+    append(",\"schema_version\":")
     appendDecimal(schemaVersion)
+  }
+
+  /// The start of a JSON document that lists its items under `key`:
+  /// `{"$schema":"urn:bleanalyze:schema:devices:1","schema_version":1,"devices":[`; without
+  /// `$schema` for a document that has no published schema.
+  public mutating func appendDocumentStart(_ schema: DataSchema?, listing key: StaticString) {
+    if let schema {
+      appendDocumentHeader(schema)
+    } else {
+      append("{\"schema_version\":")
+      appendDecimal(schemaVersion)
+    }
     append(",\"")
     append(key)
     append("\":[")

@@ -46,7 +46,7 @@ struct JSONShowRenderer: ShowRenderer {
     recordsWritten = 0
     guard document else { return }
     if capturesWritten == 0 {
-      out.appendDocumentStart(listing: "captures")
+      out.appendDocumentStart(.show, listing: "captures")
     } else {
       out.append(",")
     }
@@ -88,7 +88,7 @@ struct JSONShowRenderer: ShowRenderer {
 
   mutating func finish(into out: inout OutputBuffer) {
     guard document else { return }
-    if capturesWritten == 0 { out.appendDocumentStart(listing: "captures") }
+    if capturesWritten == 0 { out.appendDocumentStart(.show, listing: "captures") }
     out.append("]}\n")
   }
 }
@@ -242,6 +242,10 @@ enum JSONRecord {
       if let characteristic = attribute.characteristicNameUTF8 {
         out.append(",\"characteristic\":")
         out.appendJSONString(utf8: characteristic)
+      }
+      if let descriptor = attribute.descriptorNameUTF8 {
+        out.append(",\"descriptor\":")
+        out.appendJSONString(utf8: descriptor)
       }
     }
     switch att.parameters {

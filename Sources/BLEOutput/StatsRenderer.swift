@@ -25,7 +25,7 @@ public struct StatsRenderer {
 
   public mutating func begin(into out: inout OutputBuffer) {
     guard format == .json else { return }
-    out.appendDocumentStart(listing: "captures")
+    out.appendDocumentStart(.stats, listing: "captures")
   }
 
   /// The statistics of one capture, once it was read to its end.

@@ -465,8 +465,7 @@ struct TimelineJSON {
   }
 
   func appendDocument(into out: inout OutputBuffer) {
-    out.append("{\"schema_version\":")
-    out.appendDecimal(schemaVersion)
+    out.appendDocumentHeader(.timeline)
     appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$2) }
     appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, into: &$2) }
     appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, into: &$2) }

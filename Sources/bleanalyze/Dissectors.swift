@@ -104,7 +104,7 @@ struct Dissectors: ParsableCommand {
         out.flush()
       }
     case .json:
-      out.appendDocumentStart(listing: "formats")
+      out.appendDocumentStart(.dissectors, listing: "formats")
       for (index, format) in formats.enumerated() {
         if index > 0 { out.append(",") }
         out.appendDissectorJSON(format)
@@ -139,8 +139,7 @@ struct Dissectors: ParsableCommand {
         out.append(string: "! \(diagnostic.id): \(diagnostic.message)\n")
       }
     case .json, .ndjson:
-      out.append("{\"schema_version\":")
-      out.appendDecimal(schemaVersion)
+      out.appendDocumentHeader(.dissectors)
       out.append(",\"uuid\":")
       out.appendJSONString(uuid.description)
       out.append(",\"name\":")

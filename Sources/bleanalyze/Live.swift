@@ -72,6 +72,12 @@ struct Live: ParsableCommand {
       valueName: "bytes"))
   var bufferSize: Int = MonitorDrops.defaultBufferSize
 
+  @Option(
+    help: ArgumentHelp(
+      "Serve Prometheus metrics on http://ADDR:PORT/metrics while capturing (ADDR 127.0.0.1 unless given; port 0 picks one).",
+      valueName: "[addr:]port"))
+  var metrics: String?
+
   @OptionGroup var options: RecordOutputOptions
 
   /// The source the options name.
@@ -135,6 +141,11 @@ struct Live: ParsableCommand {
       sink.flush()
       report(message)
     }
+    let server = try metrics.map { text throws(Failure) in try MetricsServer(listening: text) }
+    if let server {
+      server.start()
+      report("serving metrics on http://\(server.address)/metrics")
+    }
     let (label, source) = try open(try choice, control: control)
     report(LiveStart.message(label: label, source: source))
 
@@ -144,6 +155,7 @@ struct Live: ParsableCommand {
       renderer: makeShowRenderer(
         options.format, verbose: options.verbose, text: options.textOptions, names: try options.dissectors.library()),
       filter: compiled, sink: sink)
+    emitter.server = server
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     // A request's line waits for its answer, but not more than half a second.
@@ -152,11 +164,13 @@ struct Live: ParsableCommand {
     control.onIdle = {
       if patient { try? emitter.releaseWhenWaitedTooLong() }
       sink.flush()
+      emitter.publishMetrics()
     }
     while let record = source.next() {
       if emitter.start == nil { emitter.start = record.timestamp }
       try emitter.push(record)
       guard sink.flushWhenDue() else { break }
+      if server != nil { emitter.publishMetricsWhenDue() }
     }
     try emitter.finish(format: options.format)
     if let monitor = source as? MonitorSocketReader {
@@ -166,6 +180,7 @@ struct Live: ParsableCommand {
       let unread = monitor.unreadBytes
       if unread > 0 { report("stopped with records still queued in the kernel (\(unread) bytes), not read") }
     }
+    emitter.publishMetrics()
     emitter.renderer.endCapture(emitter.pipeline.summary, damage: source.damage, into: &sink.out)
     emitter.renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
@@ -215,7 +230,7 @@ struct Live: ParsableCommand {
       throw Failure(error.description, status: ExitStatus.unreadable)
     }
     var out = OutputBuffer()
-    if options.format == .json { out.appendDocumentStart(listing: "adapters") }
+    if options.format == .json { out.appendDocumentStart(nil, listing: "adapters") }
     for (position, adapter) in adapters.enumerated() {
       switch options.format {
       case .text:
@@ -284,6 +299,12 @@ final class LiveEmitter {
   var start: Timestamp?
   /// Requests shown before their answer, still open.
   private var early = EarlyRequests()
+  /// `--metrics`: where they are served, and what they count.
+  var server: MetricsServer? {
+    didSet { metrics = server == nil ? nil : LiveMetrics() }
+  }
+  private var metrics: LiveMetrics?
+  private var lastPublish: Int64 = 0
   /// When the oldest held record was held (CLOCK_MONOTONIC ns).
   private var holdingSince: Int64?
 
@@ -311,12 +332,28 @@ final class LiveEmitter {
   /// The end: held requests get their outcome, and those shown early a line each.
   func finish(format: RenderFormat) throws {
     let unanswered = try pipeline.finish { try emit($0, $1) }
+    metrics?.finish(unanswered)
     for (frame, name) in early.endedUnanswered(unanswered) {
       LateOutcome.appendEndOfCapture(frame: frame, name: name, format: format, into: &sink.out)
     }
   }
 
+  /// Publishes the metrics when the last publication is 250 ms old.
+  func publishMetricsWhenDue() {
+    if LiveOutput.now() - lastPublish >= 250_000_000 { publishMetrics() }
+  }
+
+  /// Renders the metrics for the server to serve.
+  func publishMetrics() {
+    guard let server, let metrics else { return }
+    var out = OutputBuffer(fd: -1)
+    PrometheusRenderer.render(metrics, summary: pipeline.summary, into: &out)
+    server.publish(out.bytes)
+    lastPublish = LiveOutput.now()
+  }
+
   private func emit(_ record: Record, _ analyzed: AnalyzedRecord) throws {
+    metrics?.add(record, analyzed)
     let shown = try bleanalyze.emit(
       record, analyzed, start: start ?? record.timestamp, filter, &renderer, sink.writer, into: &sink.out)
     early.emitted(record, analyzed, shown: shown)

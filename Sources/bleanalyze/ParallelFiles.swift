@@ -133,7 +133,7 @@ private final class ThreadBody {
 
 /// A POSIX thread running `body`, or nil when none could start (the caller then does
 /// the work alone).
-private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
   let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
   var thread = pthread_t()
   let started = pthread_create(

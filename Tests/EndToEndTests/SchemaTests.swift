@@ -21,17 +21,15 @@ enum Schemas {
 
   static let python3 = URL(fileURLWithPath: "/usr/bin/python3")
 
-  /// `python3 -c validator SCHEMA [FILE]`: checks every `*.schema.json` next to SCHEMA against
-  /// the draft 2020-12 meta-schema, then validates each line of FILE (one JSON value per
-  /// line) against SCHEMA, the others serving its `$ref`s. Prints one line per failure and
-  /// exits 1 if there was any. Our own output is held to the schemas closed
-  /// (`additionalProperties: false` wherever `properties` are listed), so that every key
-  /// `show` writes is documented; the published schemas stay open, as extra fields are
-  /// welcome. Works with jsonschema 4.10 (Debian 12, `RefResolver`) and later (`referencing`).
-  static let validator = """
-    import json, pathlib, sys
+  /// What both validators begin with: the imports, the URN fix and `close`.
+  static let prelude = """
+    import json, pathlib, sys, urllib.parse
     import jsonschema
     from jsonschema import Draft202012Validator as V
+
+    # The schemas' ids are URNs. jsonschema before 4.18 (RefResolver, Debian 12) joins a
+    # "#/$defs/…" reference to its urn: base only when urllib counts urn as hierarchical.
+    if "urn" not in urllib.parse.uses_relative: urllib.parse.uses_relative.append("urn")
 
     def close(schema):
         if isinstance(schema, dict):
@@ -40,33 +38,44 @@ enum Schemas {
         elif isinstance(schema, list):
             for value in schema: close(value)
 
-    failures = 0
-    target = pathlib.Path(sys.argv[1])
-    store = {}
-    for path in sorted(target.parent.glob("*.schema.json")):
-        schema = json.loads(path.read_text())
-        try:
-            V.check_schema(schema)
-        except jsonschema.SchemaError as error:
-            failures += 1
-            print(f"{path.name}: not a valid draft 2020-12 schema: {error.message}")
-        close(schema)
-        store[schema["$id"]] = schema
-    schema = store[json.loads(target.read_text())["$id"]]
-    try:
-        from referencing import Registry, Resource
-        resources = [(uri, Resource.from_contents(contents)) for uri, contents in store.items()]
-        validator = V(schema, registry=Registry().with_resources(resources))
-    except ImportError:
-        validator = V(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
-    for number, line in enumerate(open(sys.argv[2]) if len(sys.argv) > 2 else [], 1):
-        for error in validator.iter_errors(json.loads(line)):
-            failures += 1
-            place = "/".join(map(str, error.absolute_path)) or "(top)"
-            print(f"line {number}: {place}: {error.message[:300]}")
-            if failures >= 20: sys.exit("too many failures; stopping")
-    sys.exit(1 if failures else 0)
     """
+
+  /// `python3 -c validator SCHEMA [FILE]`: checks every `*.schema.json` next to SCHEMA against
+  /// the draft 2020-12 meta-schema, then validates each line of FILE (one JSON value per
+  /// line) against SCHEMA, the others serving its `$ref`s. Prints one line per failure and
+  /// exits 1 if there was any. Our own output is held to the schemas closed
+  /// (`additionalProperties: false` wherever `properties` are listed), so that every key
+  /// `show` writes is documented; the published schemas stay open, as extra fields are
+  /// welcome. Works with jsonschema 4.10 (Debian 12, `RefResolver`) and later (`referencing`).
+  static let validator =
+    prelude + """
+      failures = 0
+      target = pathlib.Path(sys.argv[1])
+      store = {}
+      for path in sorted(target.parent.glob("*.schema.json")):
+          schema = json.loads(path.read_text())
+          try:
+              V.check_schema(schema)
+          except jsonschema.SchemaError as error:
+              failures += 1
+              print(f"{path.name}: not a valid draft 2020-12 schema: {error.message}")
+          close(schema)
+          store[schema["$id"]] = schema
+      schema = store[json.loads(target.read_text())["$id"]]
+      try:
+          from referencing import Registry, Resource
+          resources = [(uri, Resource.from_contents(contents)) for uri, contents in store.items()]
+          validator = V(schema, registry=Registry().with_resources(resources))
+      except ImportError:
+          validator = V(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
+      for number, line in enumerate(open(sys.argv[2]) if len(sys.argv) > 2 else [], 1):
+          for error in validator.iter_errors(json.loads(line)):
+              failures += 1
+              place = "/".join(map(str, error.absolute_path)) or "(top)"
+              print(f"line {number}: {place}: {error.message[:300]}")
+              if failures >= 20: sys.exit("too many failures; stopping")
+      sys.exit(1 if failures else 0)
+      """
 
   /// Runs the validator on `lines` (written to a scratch file), or on the schemas alone.
   static func validate(_ lines: Data?, against schema: URL) -> Output {
@@ -179,7 +188,8 @@ struct SchemaTests {
           arrays[object["type"] as? String ?? "", default: []].append(line)
         }
         document =
-          #"{"schema_version":1,"connections":["# + arrays["connection"]!.joined(separator: ",")
+          #"{"$schema":"urn:bleanalyze:schema:timeline:1","schema_version":1,"connections":["#
+          + arrays["connection"]!.joined(separator: ",")
           + #"],"connection_attempts":["# + arrays["attempt"]!.joined(separator: ",") + #"],"transactions":["#
           + arrays["transaction"]!.joined(separator: ",") + #"],"pairs":["# + arrays["pair"]!.joined(separator: ",")
           + "]}"

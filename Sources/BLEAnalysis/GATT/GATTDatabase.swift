@@ -85,15 +85,18 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
   public let uuidText: String?
   public let serviceName: String?
   public let characteristicName: String?
+  /// A descriptor's name (else its UUID): `Client Characteristic Configuration`.
+  public let descriptorName: String?
   public let label: String?
   /// The Dissectors/ format of a value or descriptor that has one with fields.
   public let format: DissectorFormat?
-  /// `label`, `uuidText`, `serviceName` and `characteristicName` as UTF-8 in memory the
+  /// `label`, `uuidText`, `serviceName`, `characteristicName` and `descriptorName` as UTF-8 in memory the
   /// attribute owns, for output that copies them on every record without a String.
   public let labelUTF8: UnsafeRawBufferPointer?
   public let uuidUTF8: UnsafeRawBufferPointer?
   public let serviceNameUTF8: UnsafeRawBufferPointer?
   public let characteristicNameUTF8: UnsafeRawBufferPointer?
+  public let descriptorNameUTF8: UnsafeRawBufferPointer?
 
   /// A copy of `text`'s UTF-8 that `deinit` frees.
   private static func utf8(_ text: String?) -> UnsafeRawBufferPointer? {
@@ -105,7 +108,7 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
   }
 
   deinit {
-    for text in [labelUTF8, uuidUTF8, serviceNameUTF8, characteristicNameUTF8] {
+    for text in [labelUTF8, uuidUTF8, serviceNameUTF8, characteristicNameUTF8, descriptorNameUTF8] {
       if let base = text?.baseAddress { UnsafeMutableRawPointer(mutating: base).deallocate() }
     }
   }
@@ -123,6 +126,7 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
     uuidText = uuid?.normalized.description
     serviceName = self.service.map(names.displayName(of:))
     characteristicName = self.characteristic.map(names.displayName(of:))
+    descriptorName = kind == .descriptor ? uuid.map(names.displayName(of:)) : nil
     if let uuid {
       let name = names.displayName(of: uuid)
       let ofCharacteristic = kind == .descriptor || kind == .characteristic
@@ -136,6 +140,7 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
     uuidUTF8 = Self.utf8(uuidText)
     serviceNameUTF8 = Self.utf8(serviceName)
     characteristicNameUTF8 = Self.utf8(characteristicName)
+    descriptorNameUTF8 = Self.utf8(descriptorName)
   }
 
   public static func == (a: GATTAttribute, b: GATTAttribute) -> Bool {

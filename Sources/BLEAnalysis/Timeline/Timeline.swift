@@ -56,6 +56,24 @@ public struct ConnectionAttempt: Sendable {
     case timedOut = "timed_out"
     /// Still waiting when the capture ended.
     case pending
+
+    /// Status codes that mean the controller gave up waiting for the peer.
+    static let timeoutStatuses: Set<UInt8> = [0x04, 0x08, 0x22, 0x3E]
+
+    /// How an attempt ended whose completion (or Command Status) reported `status`;
+    /// `cancelled` when the host sent a Create Connection Cancel for it.
+    init(status: UInt8, cancelled: Bool) {
+      self =
+        if status == 0 {
+          .connected
+        } else if cancelled || status == HCIStatusCode.operationCancelledByHost.rawValue {
+          .cancelled
+        } else if Self.timeoutStatuses.contains(status) {
+          .timedOut
+        } else {
+          .failed
+        }
+    }
   }
 
   public var adapter: UInt16?

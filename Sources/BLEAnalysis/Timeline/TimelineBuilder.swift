@@ -89,7 +89,7 @@ public struct TimelineBuilder {
     return timeline.connections.count - 1
   }
 
-  private static let leCreateConnection: Set<HCIOpcode> = [
+  static let leCreateConnection: Set<HCIOpcode> = [
     .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2,
   ]
 
@@ -250,23 +250,11 @@ public struct TimelineBuilder {
     }
   }
 
-  /// Status codes that mean the controller gave up waiting for the peer.
-  static let timeoutStatuses: Set<UInt8> = [0x04, 0x08, 0x22, 0x3E]
-
   private mutating func settleAttempt(_ i: Int, _ at: FrameTime, status: UInt8, connection: Int?) {
     timeline.attempts[i].result = at
     timeline.attempts[i].status = status
     timeline.attempts[i].connection = connection
-    timeline.attempts[i].outcome =
-      if status == 0 {
-        .connected
-      } else if timeline.attempts[i].cancel != nil || status == HCIStatusCode.operationCancelledByHost.rawValue {
-        .cancelled
-      } else if Self.timeoutStatuses.contains(status) {
-        .timedOut
-      } else {
-        .failed
-      }
+    timeline.attempts[i].outcome = .init(status: status, cancelled: timeline.attempts[i].cancel != nil)
   }
 
   // MARK: - Data

@@ -1,0 +1,157 @@
+import BLEAnalysis
+import BLEDissect
+
+/// `live --metrics`: the Prometheus text exposition format, version 0.0.4
+/// (`Content-Type: text/plain; version=0.0.4`), one `# HELP` and `# TYPE` per metric.
+///
+/// Every label value comes from a bounded set: `type` the data-contract record types,
+/// `opcode` an ATT opcode's spec name (256 at most), `outcome` a fixed list, `reason` an
+/// HCI error code's spec name (256 at most), `initiator` `DisconnectInitiator`.
+public enum PrometheusRenderer {
+  /// What `Content-Type` the exposition goes with.
+  public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+  /// Every metric: name, type and help, in the order they are written.
+  public static let metrics: [(name: String, type: String, help: String)] = [
+    ("bleanalyze_records_total", "counter", "Records read, by data-contract type (command, event, acl, ...)."),
+    ("bleanalyze_dropped_records_total", "counter", "Records the source lost (monitor socket drops)."),
+    (
+      "bleanalyze_att_requests_total", "counter",
+      "ATT requests and indications (stats' transactions), by request opcode and outcome (ok, error, timeout, unanswered)."
+    ),
+    (
+      "bleanalyze_att_request_duration_seconds", "histogram",
+      "Time from an ATT request or indication to its answer, or until it was given up, by request opcode."
+    ),
+    (
+      "bleanalyze_connections_total", "counter",
+      "Connections by outcome: connected, already_up (up before the capture began), and the Create Connection attempts that ended cancelled, failed or timed_out."
+    ),
+    (
+      "bleanalyze_connect_duration_seconds", "histogram",
+      "Time from a Create Connection to its Connection Complete, for attempts that connected."
+    ),
+    ("bleanalyze_disconnections_total", "counter", "Disconnections by HCI reason and initiator."),
+    ("bleanalyze_connections_open", "gauge", "Connections up now."),
+    ("bleanalyze_advertising_reports_total", "counter", "Advertising reports received."),
+  ]
+
+  /// Outcomes `bleanalyze_connections_total` always has, at 0 until one happens.
+  static let connectionOutcomes = [
+    ConnectionAttempt.Outcome.connected.rawValue, LiveMetrics.alreadyUp, ConnectionAttempt.Outcome.cancelled.rawValue,
+    ConnectionAttempt.Outcome.failed.rawValue, ConnectionAttempt.Outcome.timedOut.rawValue,
+  ]
+
+  public static func render(_ metrics: LiveMetrics, summary: CaptureSummary, into out: inout OutputBuffer) {
+    for (name, type, help) in Self.metrics {
+      out.append("# HELP ")
+      out.append(string: name)
+      out.append(" ")
+      out.append(string: help)
+      out.append("\n# TYPE ")
+      out.append(string: name)
+      out.append(" ")
+      out.append(string: type)
+      out.append("\n")
+      switch name {
+      case "bleanalyze_records_total":
+        samples(name, summary.byType.map { ([("type", $0.key)], $0.value) }, into: &out)
+      case "bleanalyze_dropped_records_total":
+        sample(name, [], summary.dropped, into: &out)
+      case "bleanalyze_att_requests_total":
+        let rows = metrics.requests.map { key, count in
+          ([("opcode", ATTOpcode(rawValue: key.opcode).name), ("outcome", key.outcome.rawValue)], count)
+        }
+        samples(name, rows, into: &out)
+      case "bleanalyze_att_request_duration_seconds":
+        for (opcode, durations) in metrics.requestDurations.sorted(by: { $0.key < $1.key }) {
+          histogram(name, [("opcode", ATTOpcode(rawValue: opcode).name)], durations, into: &out)
+        }
+      case "bleanalyze_connections_total":
+        for outcome in connectionOutcomes {
+          sample(name, [("outcome", outcome)], metrics.connections[outcome] ?? 0, into: &out)
+        }
+      case "bleanalyze_connect_duration_seconds":
+        histogram(name, [], metrics.connectDurations, into: &out)
+      case "bleanalyze_disconnections_total":
+        let rows = metrics.disconnections.map { key, count in
+          ([("reason", HCIStatusCode(rawValue: key.reason).name), ("initiator", key.initiator.rawValue)], count)
+        }
+        samples(name, rows, into: &out)
+      case "bleanalyze_connections_open":
+        sample(name, [], metrics.connectionsOpen, into: &out)
+      case "bleanalyze_advertising_reports_total":
+        sample(name, [], metrics.advertisingReports, into: &out)
+      default:
+        break
+      }
+    }
+  }
+
+  /// One sample per row, in the order of their label values.
+  static func samples(_ name: String, _ rows: [([(String, String)], Int)], into out: inout OutputBuffer) {
+    for (labels, count) in rows.sorted(by: { $0.0.map(\.1).lexicographicallyPrecedes($1.0.map(\.1)) }) {
+      sample(name, labels, count, into: &out)
+    }
+  }
+
+  /// `name{label="value",…} count`.
+  static func sample(
+    _ name: String, _ labels: [(String, String)], _ count: Int, suffix: StaticString = "", into out: inout OutputBuffer
+  ) {
+    head(name, labels, suffix: suffix, into: &out)
+    out.appendDecimal(count)
+    out.append("\n")
+  }
+
+  static func head(_ name: String, _ labels: [(String, String)], suffix: StaticString, into out: inout OutputBuffer) {
+    out.append(string: name)
+    out.append(suffix)
+    guard !labels.isEmpty else { return out.append(" ") }
+    out.append("{")
+    for (index, (label, value)) in labels.enumerated() {
+      if index > 0 { out.append(",") }
+      out.append(string: label)
+      out.append("=\"")
+      for byte in value.utf8 {
+        switch byte {
+        case UInt8(ascii: "\\"): out.append("\\\\")
+        case UInt8(ascii: "\""): out.append("\\\"")
+        case UInt8(ascii: "\n"): out.append("\\n")
+        default: out.append(byte)
+        }
+      }
+      out.append("\"")
+    }
+    out.append("} ")
+  }
+
+  /// The buckets of `stats`' histograms (`Histogram.bounds`), cumulative, then `+Inf`,
+  /// `_sum` and `_count`. A value exactly on a bound counts in the bucket above it.
+  static func histogram(
+    _ name: String, _ labels: [(String, String)], _ durations: LiveMetrics.Durations, into out: inout OutputBuffer
+  ) {
+    var cumulative = 0
+    for (index, bound) in Histogram.bounds.enumerated() {
+      cumulative += durations.histogram.counts[index]
+      var bucketLabels = labels
+      bucketLabels.append(("le", seconds(bound)))
+      sample(name, bucketLabels, cumulative, suffix: "_bucket", into: &out)
+    }
+    sample(name, labels + [("le", "+Inf")], durations.histogram.total, suffix: "_bucket", into: &out)
+    head(name, labels, suffix: "_sum", into: &out)
+    out.append(string: seconds(durations.sumMicroseconds))
+    out.append("\n")
+    sample(name, labels, durations.histogram.total, suffix: "_count", into: &out)
+  }
+
+  /// Microseconds as seconds in decimal, exactly: 1500 → `0.0015`.
+  static func seconds(_ microseconds: Int64) -> String {
+    let sign = microseconds < 0 ? "-" : ""
+    let magnitude = microseconds.magnitude
+    var fraction = String(magnitude % 1_000_000)
+    fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return sign + String(magnitude / 1_000_000) + (fraction.isEmpty ? "" : "." + fraction)
+  }
+}
