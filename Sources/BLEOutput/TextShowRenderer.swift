@@ -11,9 +11,9 @@ struct TextShowRenderer: ShowRenderer {
   let verbose: Bool
   let options: TextShowOptions
   let names: DissectorLibrary
-  /// The last connection column written, kept for the next record of the same
-  /// connection and name.
-  private var connColumn: (id: Int, name: ObjectIdentifier?, text: [UInt8]) = (0, nil, [])
+  /// Each connection's column as last written, by connection id, kept for its next record
+  /// while its name stays the same (records of several connections interleave).
+  private var connColumns: [(name: ObjectIdentifier?, text: [UInt8])] = []
   /// The time of the record shown before, for `-t d`.
   private var previous: Int64?
   static let connWidth = 22
@@ -30,6 +30,7 @@ struct TextShowRenderer: ShowRenderer {
     out.append(": ")
     out.append(string: format)
     previous = nil
+    connColumns.removeAll(keepingCapacity: true)
     switch options.time {
     case .relative, .delta: out.append("\n  frame      time (s)")
     case .epoch: out.append("\n  frame           time (s)")
@@ -162,19 +163,25 @@ struct TextShowRenderer: ShowRenderer {
     }
     var name: ObjectIdentifier?
     if let peerName = analyzed.peerName { name = ObjectIdentifier(peerName) }
-    if connColumn.id != id || connColumn.name != name || connColumn.text.isEmpty {
-      var text = "#\(id)"
-      if let peerName = analyzed.peerName {
-        text += " " + peerName.name
-      } else if let peer = analyzed.conn?.peer {
-        text += " " + peer.description
-      }
-      // A long name is cut to keep the columns after it aligned.
-      if text.count > Self.connWidth { text = text.prefix(Self.connWidth - 1) + "…" }
-      text += String(repeating: " ", count: Self.connWidth - text.count)
-      connColumn = (id, name, Array(text.utf8))
+    if id >= 0, id < connColumns.count, !connColumns[id].text.isEmpty, connColumns[id].name == name {
+      connColumns[id].text.withUnsafeBytes { out.append(contentsOf: $0) }
+      return
     }
-    connColumn.text.withUnsafeBytes { out.append(contentsOf: $0) }
+    var text = "#\(id)"
+    if let peerName = analyzed.peerName {
+      text += " " + peerName.name
+    } else if let peer = analyzed.conn?.peer {
+      text += " " + peer.description
+    }
+    // A long name is cut to keep the columns after it aligned.
+    if text.count > Self.connWidth { text = text.prefix(Self.connWidth - 1) + "…" }
+    text += String(repeating: " ", count: Self.connWidth - text.count)
+    out.append(string: text)
+    guard id >= 0 else { return }
+    if id >= connColumns.count {
+      connColumns += repeatElement((name: ObjectIdentifier?.none, text: [UInt8]()), count: id + 1 - connColumns.count)
+    }
+    connColumns[id] = (name, Array(text.utf8))
   }
 
   /// `-x`: the record's bytes, 16 a line, offset, hex and ASCII, as tshark prints them.
