@@ -872,12 +872,10 @@ public struct AppBuilder {
       if let peer = attempt.peer { lastCreate[peer] = max(lastCreate[peer] ?? attempt.create, attempt.create) }
     }
     // A scan's device was connected when a connection to it was created after the scan began.
-    for i in calls.indices where calls[i].kind == .scan && !lastCreate.isEmpty {
-      let enable = calls[i].scan!.enable
-      for d in calls[i].scan!.devices.indices {
-        if let create = lastCreate[calls[i].scan!.devices[d].address], enable < create {
-          calls[i].scan!.devices[d].connected = true
-        }
+    for i in calls.indices where calls[i].kind == .scan {
+      guard let scan = calls[i].scan else { continue }
+      for (d, device) in scan.devices.enumerated() {
+        if let create = lastCreate[device.address], scan.enable < create { calls[i].scan?.devices[d].connected = true }
       }
     }
     for connection in timeline.connections {
