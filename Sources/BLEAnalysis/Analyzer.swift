@@ -49,6 +49,12 @@ public struct Analyzer {
     peerNames.analyze(record, &analyzed)
   }
 
+  /// Names a held PDU's attribute from what discovery taught since it was analyzed
+  /// (`AnalyzedRecord.awaitsName`); false while nothing names it yet.
+  public mutating func name(_ held: inout ResponseLookahead.Held) -> Bool {
+    gatt.name(held.record, &held.analyzed, resolver: &resolver)
+  }
+
   /// Decodes `record` into `analyzed` (which starts over), without the analysis: no
   /// connections, transactions or GATT.
   public mutating func decode(_ record: Record, into analyzed: inout AnalyzedRecord) {

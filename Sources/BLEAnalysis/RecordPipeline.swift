@@ -65,6 +65,11 @@ public struct RecordPipeline: ~Copyable {
       defer { slot.pointee.analyzed.releaseExtras() }
       return try emit(slot.pointee.record, slot.pointee.analyzed)
     }
+    if slot.pointee.analyzed.learnedAttributes, let conn = slot.pointee.analyzed.conn {
+      for (sequence, held) in lookahead.heldAwaitingName(onConnection: conn.id) where analyzer.name(&held.pointee) {
+        lookahead.named(sequence, onConnection: conn.id)
+      }
+    }
     try lookahead.commit { record, analyzed in
       defer { analyzed.releaseExtras() }
       try emit(record, analyzed)

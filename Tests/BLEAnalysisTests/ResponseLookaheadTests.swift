@@ -121,6 +121,40 @@ struct ResponseLookaheadTests {
     #expect(feeder.lookahead.heldCount == 0)
   }
 
+  /// A PDU whose attribute is not named yet waits for the discovery on its connection:
+  /// it goes out once named (`named`), and the records after it with it.
+  @Test func anUnnamedPDUWaitsForItsName() throws {
+    let feeder = Feeder()
+    feeder.push(1) {
+      $0.conn = conn; $0.awaitsName = true
+    }
+    feeder.push(2)
+    #expect(feeder.frames.isEmpty && feeder.lookahead.heldCount == 2)
+    let waiting = feeder.lookahead.heldAwaitingName(onConnection: conn.id)
+    #expect(waiting.map { $0.held.pointee.record.frame } == [1])
+    #expect(feeder.lookahead.heldAwaitingName(onConnection: 2).isEmpty, "another connection waits for nothing")
+    feeder.lookahead.named(try #require(waiting.first).sequence, onConnection: conn.id)
+    feeder.push(3)
+    #expect(feeder.frames == [1, 2, 3])
+  }
+
+  /// The end of its connection, or the wait's bound, lets an unnamed PDU go unnamed.
+  @Test(arguments: [true, false])
+  func anUnnamedPDUGoesWhenItsConnectionEndsOrItsWaitIsOver(_ ends: Bool) {
+    let feeder = Feeder()
+    feeder.push(1) {
+      $0.conn = conn; $0.awaitsName = true
+    }
+    feeder.push(2)
+    // Frame n is at n ms: frame 1 waits until 1 ms + the bound.
+    let frame = ends ? 3 : 1 + Int(ResponseLookahead.nameWaitMicroseconds / 1000)
+    feeder.push(frame - 1)
+    #expect(feeder.frames.isEmpty, "still waiting")
+    feeder.push(frame) { if ends { $0.endedConnection = conn } }
+    #expect(feeder.frames == [1, 2, frame - 1, frame])
+    #expect(feeder.lookahead.heldCount == 0)
+  }
+
   /// Live output cannot wait long: everything held goes out, the request without its answer,
   /// and its answer when it comes still names the request.
   @Test func releaseAllLetsEverythingOut() {

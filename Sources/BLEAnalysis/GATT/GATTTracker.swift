@@ -107,9 +107,10 @@ public struct GATTTracker {
     // `analyzed` changes below, so the payload is reached without borrowing it.
     DecodedRecord.withPayloadBytes(analyzed.decoded.reassembled, record) { bytes in
       // The database changes in place in the array, so its tables are not copied.
-      Self.learn(att, bytes, analyzed.exchange, into: &servers[index].database)
+      analyzed.learnedAttributes = Self.learn(att, bytes, analyzed.exchange, into: &servers[index].database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
         analyzed.attribute = servers[index].database.lookup(handle, names: library)
+        analyzed.awaitsName = analyzed.attribute?.uuid == nil
       }
       assemble(record, att, bytes, bearer, server: index, &analyzed)
       decodeValue(att, bytes, &analyzed)
@@ -120,6 +121,26 @@ public struct GATTTracker {
         servers[index].database.invalidate(start...end)
       }
     }
+  }
+
+  /// Names the attribute of a PDU analyzed before its server's database knew it
+  /// (`AnalyzedRecord.awaitsName`), from what discovery taught since, and decodes its
+  /// value; false while the database still does not name it.
+  public mutating func name(
+    _ record: Record, _ analyzed: inout AnalyzedRecord, resolver: inout AddressResolver
+  ) -> Bool {
+    guard let att = analyzed.decoded.att, let conn = analyzed.conn, let handle = analyzed.attHandle ?? att.handle
+    else { return true }
+    let index = server(for: serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver))
+    guard let attribute = servers[index].database.lookup(handle, names: library), attribute.uuid != nil else {
+      return false
+    }
+    analyzed.attribute = attribute
+    analyzed.awaitsName = false
+    DecodedRecord.withPayloadBytes(analyzed.decoded.reassembled, record) { bytes in
+      decodeValue(att, bytes, &analyzed)
+    }
+    return true
   }
 
   static let serviceChanged = BluetoothUUID(uuid16: 0x2A05)
@@ -209,11 +230,15 @@ public struct GATTTracker {
 
   // MARK: - Discovery
 
-  /// Adds what a discovery response says to `database` (Core 6.0, Vol 3, Part G, 4.4–4.7).
+  /// Adds what a discovery response says to `database` (Core 6.0, Vol 3, Part G, 4.4–4.7);
+  /// true when it said anything.
   private static func learn(
     _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ exchange: ATTExchange?, into database: inout GATTDatabase
-  ) {
+  ) -> Bool {
+    var learned = false
     GATTDiscovered.forEach(in: att, bytes, exchange) { entry in
+      if case .range = entry { return }
+      learned = true
       switch entry {
       case .service(let service): database.add(service)
       case .characteristic(let characteristic): database.add(characteristic)
@@ -222,6 +247,7 @@ public struct GATTTracker {
       case .range: break
       }
     }
+    return learned
   }
 
   // MARK: - Long values

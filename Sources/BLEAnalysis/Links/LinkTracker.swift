@@ -102,6 +102,11 @@ public struct AnalyzedRecord: Sendable {
   /// For a request or indication: it waits for an answer (a later record carries its
   /// `exchange`, or lists it in `unanswered`).
   public var awaitsAnswer = false
+  /// For a PDU about one attribute that its server's database does not name yet: a
+  /// discovery later on the connection may name it (`ResponseLookahead` holds it).
+  public var awaitsName = false
+  /// For a discovery response: it taught its server's database something.
+  public var learnedAttributes = false
   /// For a request or indication, once a later record answered it (filled in by
   /// `ResponseLookahead`, which holds records back until then).
   public var answer: ATTAnswer?

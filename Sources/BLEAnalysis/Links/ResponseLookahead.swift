@@ -13,6 +13,12 @@ import BLEDissect
 /// record's bytes are copied into memory the lookahead owns, with the same layout
 /// (`DecodedRecord`'s byte ranges stay valid), and freed once the record is out.
 ///
+/// A PDU about an attribute its server's database does not name yet (a handle the
+/// stack wrote from its cache before it rediscovered) is held the same way, until a
+/// later discovery response on its connection names it (`heldAwaitingName`, `named`),
+/// the connection ends, or `nameWaitMicroseconds` pass: it is named from the discovery
+/// that follows, as tshark does.
+///
 /// At most `recordLimit` records or `byteLimit` bytes are held. Past that the oldest
 /// waiting request goes out without its answer, with the diagnostic
 /// `att.lookahead.limit`; the 30 s transaction timeout bounds the wait in time.
@@ -29,6 +35,13 @@ import BLEDissect
 public struct ResponseLookahead: ~Copyable {
   public static let defaultRecordLimit = 20_000
   public static let defaultByteLimit = 16 << 20
+  /// How long a PDU waits for the discovery that names its attribute: as long as a
+  /// request waits for its answer (the ATT transaction timeout).
+  public static let nameWaitMicroseconds: Int64 = 30_000_000
+
+  /// Why a held record waits, as bits.
+  private static let forAnswer: UInt8 = 1
+  private static let forName: UInt8 = 2
 
   /// A record and its analysis, where they wait: the pipeline analyzes each record in
   /// the slot `nextSlot()` gives, so that holding it costs no copy.
@@ -44,8 +57,8 @@ public struct ResponseLookahead: ~Copyable {
 
   /// The held records, a ring of `capacity` (a power of two): `count` of them from `start`.
   private var slots: UnsafeMutablePointer<Held>
-  /// For each slot: a request or indication still waiting for its answer.
-  private var waiting: UnsafeMutablePointer<Bool>
+  /// For each slot, what it still waits for (`forAnswer`, `forName`); 0 once it can go.
+  private var waiting: UnsafeMutablePointer<UInt8>
   private var capacity = 0
   private var start = 0
   private var count = 0
@@ -53,6 +66,8 @@ public struct ResponseLookahead: ~Copyable {
   private var firstSequence = 0
   /// Requests waiting for their answer: frame → sequence number.
   private var pending: [Int: Int] = [:]
+  /// PDUs waiting for a name: connection id → sequence numbers.
+  private var unnamed: [Int: [Int]] = [:]
   private var heldBytes = 0
   private var arena = ByteArena()
 
@@ -93,9 +108,10 @@ public struct ResponseLookahead: ~Copyable {
   /// order. A record that need not wait goes out from its slot.
   public mutating func commit(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
     let slot = slots + ((start + count) & (capacity - 1))
-    if count == 0 && !slot.pointee.analyzed.awaitsAnswer {
+    if count == 0 && !slot.pointee.analyzed.awaitsAnswer && !slot.pointee.analyzed.awaitsName {
       return try emit(slot.pointee.record, slot.pointee.analyzed)
     }
+    if !unnamed.isEmpty { stopWaitingForNames(after: slot.pointee) }
     if !pending.isEmpty {
       if let exchange = slot.pointee.analyzed.exchange,
         let sequence = pending.removeValue(forKey: exchange.requestFrame)
@@ -111,9 +127,9 @@ public struct ResponseLookahead: ~Copyable {
           settle(sequence).pointee.analyzed.unansweredReason = request.reason
         }
       }
-      try releaseSettled(emit)
     }
-    if count == 0 && !slot.pointee.analyzed.awaitsAnswer {
+    try releaseSettled(emit)
+    if count == 0 && !slot.pointee.analyzed.awaitsAnswer && !slot.pointee.analyzed.awaitsName {
       return try emit(slot.pointee.record, slot.pointee.analyzed)
     }
     hold(slot)
@@ -138,7 +154,40 @@ public struct ResponseLookahead: ~Copyable {
   /// for live output, which cannot wait long.
   public mutating func releaseAll(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
     pending = [:]
+    unnamed = [:]
     while count > 0 { try releaseFirst(emit) }
+  }
+
+  // MARK: - Names
+
+  /// The held PDUs of connection `id` that wait for a name, with their sequence numbers
+  /// for `named`: a discovery response on that connection may name them now.
+  public func heldAwaitingName(onConnection id: Int) -> [(sequence: Int, held: UnsafeMutablePointer<Held>)] {
+    guard let sequences = unnamed[id] else { return [] }
+    return sequences.map { ($0, slots + ((start + $0 - firstSequence) & (capacity - 1))) }
+  }
+
+  /// The PDU held as `sequence` has its name.
+  public mutating func named(_ sequence: Int, onConnection id: Int) {
+    waiting[(start + sequence - firstSequence) & (capacity - 1)] &= ~Self.forName
+    unnamed[id]?.removeAll { $0 == sequence }
+    if unnamed[id]?.isEmpty == true { unnamed[id] = nil }
+  }
+
+  /// The record `next` ends the wait of PDUs whose connection it ends, and of those
+  /// that waited `nameWaitMicroseconds` before it.
+  private mutating func stopWaitingForNames(after next: Held) {
+    if let ended = next.analyzed.endedConnection, let sequences = unnamed.removeValue(forKey: ended.id) {
+      for sequence in sequences { waiting[(start + sequence - firstSequence) & (capacity - 1)] &= ~Self.forName }
+    }
+    let now = next.record.timestamp.unixMicroseconds
+    for (id, sequences) in unnamed {
+      for sequence in sequences {
+        let held = slots + ((start + sequence - firstSequence) & (capacity - 1))
+        guard held.pointee.record.timestamp.unixMicroseconds + Self.nameWaitMicroseconds <= now else { break }
+        named(sequence, onConnection: id)
+      }
+    }
   }
 
   // MARK: - The ring
@@ -150,9 +199,17 @@ public struct ResponseLookahead: ~Copyable {
     slot.pointee.record.bytes = arena.copy(bytes)
     heldBytes += bytes.count
     let index = (start + count) & (capacity - 1)
-    let awaits = slot.pointee.analyzed.awaitsAnswer
-    if awaits { pending[slot.pointee.record.frame] = firstSequence + count }
-    waiting[index] = awaits
+    let sequence = firstSequence + count
+    var waits: UInt8 = 0
+    if slot.pointee.analyzed.awaitsAnswer {
+      pending[slot.pointee.record.frame] = sequence
+      waits |= Self.forAnswer
+    }
+    if slot.pointee.analyzed.awaitsName, let conn = slot.pointee.analyzed.conn {
+      unnamed[conn.id, default: []].append(sequence)
+      waits |= Self.forName
+    }
+    waiting[index] = waits
     count += 1
   }
 
@@ -161,7 +218,7 @@ public struct ResponseLookahead: ~Copyable {
   private mutating func grow() {
     let bigger = max(64, capacity * 2)
     let newSlots = UnsafeMutablePointer<Held>.allocate(capacity: bigger)
-    let newWaiting = UnsafeMutablePointer<Bool>.allocate(capacity: bigger)
+    let newWaiting = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
     for offset in 0..<count {
       let index = (start + offset) & (capacity - 1)
       (newSlots + offset).initialize(to: slots[index])
@@ -175,10 +232,10 @@ public struct ResponseLookahead: ~Copyable {
     start = 0
   }
 
-  /// The request held as `sequence` waits no more; the caller says how it ended.
+  /// The request held as `sequence` waits no more for its answer; the caller says how it ended.
   private mutating func settle(_ sequence: Int) -> UnsafeMutablePointer<Held> {
     let index = (start + sequence - firstSequence) & (capacity - 1)
-    waiting[index] = false
+    waiting[index] &= ~Self.forAnswer
     return slots + index
   }
 
@@ -195,13 +252,16 @@ public struct ResponseLookahead: ~Copyable {
 
   /// Records go out from the first one up to the first request still waiting.
   private mutating func releaseSettled(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
-    while count > 0, !waiting[start] { try releaseFirst(emit) }
+    while count > 0, waiting[start] == 0 { try releaseFirst(emit) }
   }
 
-  /// Over the limits: the first held record (always a waiting request) goes out without
-  /// its answer, then everything up to the next waiting request.
+  /// Over the limits: the first held record (always a waiting one) goes out without
+  /// its answer or name, then everything up to the next waiting record.
   private mutating func releaseOldestWaiting(_ emit: (Record, AnalyzedRecord) throws -> Void) rethrows {
-    if waiting[start] {
+    if waiting[start] & Self.forName != 0, let conn = slots[start].analyzed.conn {
+      named(firstSequence, onConnection: conn.id)
+    }
+    if waiting[start] & Self.forAnswer != 0 {
       let message =
         "shown before its answer: \(count - 1) records (\(heldBytes) bytes) came while it waited, "
         + "more than the \(recordLimit) records or \(byteLimit) bytes show holds back"
