@@ -107,19 +107,19 @@ public struct AppBuilder {
       live[LinkKey(adapter: conn.adapter, handle: conn.handle)] = conn
       if links[conn.id] == nil { links[conn.id] = Link(ref: conn) }
     }
-    if let hci = analyzed.decoded.hci {
-      switch hci.type {
-      case .command: command(hci, record, analyzed, at)
-      case .event: event(hci, record, analyzed, at)
-      case .acl:
-        aclBuffers(record, analyzed, at)
-        if case .first(let group) = analyzed.decoded.reassembly { fragmentStarts[group] = at }
-      default: break
-      }
+    if let link = analyzed.link { self.link(link, record, analyzed, at) }
+    if let reports = analyzed.decoded.advertising, let i = adapters[record.adapter]?.scanning,
+      let subevent = analyzed.decoded.hci?.subevent, Self.scanReports.contains(LESubeventCode(rawValue: subevent))
+    {
+      for report in reports where !report.isFragment { advertisement(report, i, record, analyzed, at) }
+    }
+    if analyzed.decoded.hci?.type == .acl {
+      aclBuffers(record, analyzed, at)
+      if case .first(let group) = analyzed.decoded.reassembly { fragmentStarts[group] = at }
     }
     if let conn = analyzed.conn {
       if let att = analyzed.decoded.att { self.att(att, conn, record, analyzed, at) }
-      if let smp = analyzed.decoded.smp { security(smp, conn, record, analyzed, at) }
+      if analyzed.decoded.smp != nil, let step = analyzed.security { security(step, conn, record, at) }
     }
     if let ended = analyzed.endedConnection {
       live[LinkKey(adapter: ended.adapter, handle: ended.handle)] = nil
@@ -158,121 +158,101 @@ public struct AppBuilder {
 
   // MARK: - HCI
 
-  private static let scanEnable: Set<UInt16> = [0x200C, 0x2042]
-  private static let scanParameters: Set<UInt16> = [0x200B, 0x2041]
+  /// The reports a scan's callback gets (periodic advertising has callbacks of its own).
+  static let scanReports: Set<LESubeventCode> = [
+    .advertisingReport, .directedAdvertisingReport, .extendedAdvertisingReport,
+  ]
 
-  private mutating func command(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    guard let opcode = hci.opcode else { return }
-    let fields = analyzed.decoded.hciParameters(record)
-    func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
-    var adapter = adapters[record.adapter] ?? Adapter()
-    defer { adapters[record.adapter] = adapter }
-    switch opcode {
-    case _ where Self.scanParameters.contains(opcode):
-      let extended = opcode == 0x2041
-      let type = integer(extended ? "Scan_Type" : "LE_Scan_Type")
-      adapter.scanParameters = (
-        at, extended, type.map { $0 == 1 },
-        (integer(extended ? "Scan_Interval" : "LE_Scan_Interval")).map { UInt16(truncatingIfNeeded: $0) },
-        (integer(extended ? "Scan_Window" : "LE_Scan_Window")).map { UInt16(truncatingIfNeeded: $0) }
+  private mutating func link(_ link: LinkEvent, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
+    switch link {
+    case .scanParameters(let parameters):
+      adapters[record.adapter, default: Adapter()].scanParameters = (
+        at, parameters.extended, parameters.active, parameters.interval, parameters.window
       )
-    case _ where Self.scanEnable.contains(opcode):
-      let extended = opcode == 0x2042
-      let enable = integer(extended ? "Enable" : "LE_Scan_Enable") ?? 0
-      if enable != 0 {
-        guard adapter.scanning == nil else { return }
-        var scan = AppScan(extended: extended, enable: at)
-        var start = at
-        var requests = [at.frame]
-        if let parameters = adapter.scanParameters, parameters.at.frame > adapter.lastScanEnd {
-          scan.active = parameters.active
-          scan.interval = parameters.interval
-          scan.window = parameters.window
-          start = parameters.at
-          requests.insert(parameters.at.frame, at: 0)
-        } else if let parameters = adapter.scanParameters {
-          scan.active = parameters.active
-          scan.interval = parameters.interval
-          scan.window = parameters.window
-        }
-        scan.filterDuplicates = integer("Filter_Duplicates").map { $0 != 0 }
-        var call = AppCall(kind: .scan, conn: nil, start: start, end: at)
-        call.requests = requests
-        call.scan = scan
-        adapter.scanning = calls.count
-        calls.append(call)
-      } else if let i = adapter.scanning {
-        calls[i].scan?.disable = at
-        calls[i].end = at
-        calls[i].requests.append(at.frame)
-        adapter.pendingCommands[opcode] = i
-        adapter.scanning = nil
-        adapter.lastScanEnd = at.frame
-      }
-    case 0x1405:  // Read RSSI
-      guard let handle = integer("Handle") ?? integer("Connection_Handle") else { return }
-      let conn = live[LinkKey(adapter: record.adapter, handle: UInt16(truncatingIfNeeded: handle) & 0x0FFF)]
+    case .scanEnable(let extended, let enable, let filterDuplicates):
+      scanEnable(extended: extended, enable: enable, filterDuplicates: filterDuplicates, record, analyzed, at)
+    case .readRSSI(let handle):
+      let conn = live[LinkKey(adapter: record.adapter, handle: handle)]
       var call = AppCall(kind: .readRSSI, conn: conn, start: at, end: at)
       call.requests = [at.frame]
       call.ok = false
       call.error.unanswered = "end_of_capture"
-      adapter.pendingCommands[opcode] = calls.count
+      adapters[record.adapter, default: Adapter()].pendingCommands[HCIOpcode.readRSSI.rawValue] = calls.count
       calls.append(call)
-    case 0x2019:  // LE Enable Encryption
-      guard let conn = analyzed.conn else { return }
-      encryptionStarts(conn, at, local: true)
+    case .enableEncryption:
+      if let conn = analyzed.conn { encryptionStarts(conn, at, local: true) }
+    case .longTermKeyRequest:
+      if let conn = analyzed.conn { encryptionStarts(conn, at, local: false) }
+    case .encryptionChange(let status, _, _, false):
+      if let conn = analyzed.conn { encryptionChanged(conn, at, status: status) }
+    case .commandComplete(_, _, let returned):
+      if case .bufferSize(let le, let packets, _) = returned, packets > 0 {
+        if le {
+          adapters[record.adapter, default: Adapter()].bufferTotal = Int(packets)
+        } else {
+          adapters[record.adapter, default: Adapter()].classicBufferTotal = Int(packets)
+        }
+      }
+      answered(link, record, at)
+    case .commandStatus(_, let status) where status != 0:
+      answered(link, record, at)
+    case .completedPackets:
+      completedPackets(LinkEvent.completedPackets(in: record), record, at)
     default:
       break
     }
   }
 
-  private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters(record)
-    func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
-    switch (hci.event ?? 0, hci.subevent) {
-    case (0x0E, _), (0x0F, _):
-      guard let opcode = integer("Command_Opcode").map({ UInt16(truncatingIfNeeded: $0) }) else { return }
-      let status = UInt8(truncatingIfNeeded: integer("Status") ?? 0)
-      if hci.event == 0x0E {
-        switch opcode {
-        case 0x2002, 0x2060:
-          if let total = integer("Total_Num_LE_ACL_Data_Packets"), total > 0 {
-            adapters[record.adapter, default: Adapter()].bufferTotal = Int(total)
-          }
-        case 0x1005:
-          if let total = integer("Total_Num_ACL_Data_Packets"), total > 0 {
-            adapters[record.adapter, default: Adapter()].classicBufferTotal = Int(total)
-          }
-        default: break
+  private mutating func scanEnable(
+    extended: Bool, enable: Bool, filterDuplicates: Bool?, _ record: Record, _ analyzed: AnalyzedRecord,
+    _ at: FrameTime
+  ) {
+    var adapter = adapters[record.adapter] ?? Adapter()
+    defer { adapters[record.adapter] = adapter }
+    if enable {
+      guard adapter.scanning == nil else { return }
+      var scan = AppScan(extended: extended, enable: at)
+      var start = at
+      var requests = [at.frame]
+      if let parameters = adapter.scanParameters {
+        scan.active = parameters.active
+        scan.interval = parameters.interval
+        scan.window = parameters.window
+        if parameters.at.frame > adapter.lastScanEnd {
+          start = parameters.at
+          requests.insert(parameters.at.frame, at: 0)
         }
-      } else if status == 0 {
-        return  // Command Status success: the answer comes later.
       }
-      guard let i = adapters[record.adapter]?.pendingCommands.removeValue(forKey: opcode) else { return }
+      scan.filterDuplicates = filterDuplicates
+      var call = AppCall(kind: .scan, conn: nil, start: start, end: at)
+      call.requests = requests
+      call.scan = scan
+      adapter.scanning = calls.count
+      calls.append(call)
+    } else if let i = adapter.scanning {
+      calls[i].scan?.disable = at
       calls[i].end = at
-      calls[i].responses.append(at.frame)
-      if calls[i].kind == .scan {
-        calls[i].scan?.disableComplete = at
-      } else {
-        calls[i].ok = status == 0
-        calls[i].error = AppError(hci: status == 0 ? nil : status)
-        if calls[i].kind == .readRSSI, status == 0, let rssi = integer("RSSI") {
-          calls[i].rssi = Int8(truncatingIfNeeded: rssi)
-        }
-      }
-    case (0x13, _):
-      completedPackets(fields, record, at)
-    case (0x08, _), (0x59, _):
-      guard let conn = analyzed.conn else { return }
-      encryptionChanged(conn, at, status: UInt8(truncatingIfNeeded: integer("Status") ?? 0))
-    case (0x3E, 0x05):
-      guard let conn = analyzed.conn else { return }
-      encryptionStarts(conn, at, local: false)
-    case (0x3E, 0x02), (0x3E, 0x0B), (0x3E, 0x0D):
-      guard let reports = analyzed.decoded.advertising, let i = adapters[record.adapter]?.scanning else { return }
-      for report in reports where !report.isFragment { advertisement(report, i, record, analyzed, at) }
-    default:
-      break
+      calls[i].requests.append(at.frame)
+      adapter.pendingCommands[analyzed.decoded.hci?.opcode ?? 0] = i
+      adapter.scanning = nil
+      adapter.lastScanEnd = at.frame
+    }
+  }
+
+  /// A Command Complete, or a Command Status that refused its command: ends the call
+  /// that command made.
+  private mutating func answered(_ link: LinkEvent, _ record: Record, _ at: FrameTime) {
+    guard let (opcode, status) = link.answeredCommand,
+      let i = adapters[record.adapter]?.pendingCommands.removeValue(forKey: opcode)
+    else { return }
+    calls[i].end = at
+    calls[i].responses.append(at.frame)
+    if calls[i].kind == .scan {
+      calls[i].scan?.disableComplete = at
+    } else {
+      calls[i].ok = status == 0
+      calls[i].error = AppError(hci: status == 0 ? nil : status)
+      if case .commandComplete(_, 0, .rssi(_, let value)) = link, calls[i].kind == .readRSSI { calls[i].rssi = value }
     }
   }
 
@@ -307,23 +287,12 @@ public struct AppBuilder {
   /// have a few dozen buffers at most).
   static let maxInFlight = 256
 
-  private mutating func completedPackets(_ fields: [Field], _ record: Record, _ at: FrameTime) {
-    var handles: [UInt16] = []
-    var counts: [Int] = []
-    func walk(_ fields: [Field]) {
-      for field in fields {
-        if field.name == "Connection_Handle", let v = field.value.integer {
-          handles.append(UInt16(truncatingIfNeeded: v))
-        }
-        if field.name == "Num_Completed_Packets", let v = field.value.integer { counts.append(Int(v)) }
-        walk(field.children)
-      }
-    }
-    walk(fields)
+  private mutating func completedPackets(
+    _ entries: [(handle: UInt16, count: Int)], _ record: Record, _ at: FrameTime
+  ) {
     guard var adapter = adapters[record.adapter] else { return }
     var freed = false
-    for (handle, count) in zip(handles, counts) {
-      let key = handle & 0x0FFF
+    for (key, count) in entries {
       var queue = adapter.inFlight[key] ?? []
       let n = min(count, queue.count)
       for packet in queue.prefix(n) where packet.smp {
@@ -759,32 +728,30 @@ public struct AppBuilder {
     if links[conn.id]?.security == i { links[conn.id]?.security = nil }
   }
 
-  private mutating func security(
-    _ smp: SMPPDU, _ conn: ConnectionRef, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime
-  ) {
+  private mutating func security(_ step: SecurityStep, _ conn: ConnectionRef, _ record: Record, _ at: FrameTime) {
     let sent = record.direction == .sent
     var open = links[conn.id]?.security
-    switch smp.code {
+    switch step {
     case .securityRequest:
       if open == nil { open = openSecurity(conn, .pair, at, local: sent, trigger: "security_request") }
-    case .pairingRequest:
+    case .pairingRequest(let features):
       if let i = open, calls[i].kind == .pair, calls[i].security?.method == nil, calls[i].security?.failedReason == nil
       {
-        calls[i].security?.bonding = smp.pairingFeatures?.authReq.bonding
+        calls[i].security?.bonding = features.authReq.bonding
       } else {
         if let i = open { close(i) }
         open = openSecurity(conn, .pair, at, local: sent)
-        if let i = open { calls[i].security?.bonding = smp.pairingFeatures?.authReq.bonding }
+        if let i = open { calls[i].security?.bonding = features.authReq.bonding }
       }
-    case .pairingResponse:
+    case .pairingResponse(let features, let method):
       if let i = open {
-        calls[i].security?.method = analyzed.pairingMethod?.name
-        if smp.pairingFeatures?.authReq.bonding != true { calls[i].security?.bonding = false }
+        calls[i].security?.method = method?.name
+        if !features.authReq.bonding { calls[i].security?.bonding = false }
       }
-    case .pairingFailed:
+    case .pairingFailed(let reason, _):
       if let i = open {
         calls[i].ok = false
-        calls[i].security?.failedReason = smp.failureReason?.rawValue
+        calls[i].security?.failedReason = reason.rawValue
         calls[i].security?.failedByLocal = sent
       }
     default:
@@ -795,7 +762,7 @@ public struct AppBuilder {
     if calls[i].end < at { calls[i].end = at }
     if sent { calls[i].requests.append(at.frame) } else { calls[i].responses.append(at.frame) }
     calls[i].requests = Array(Set(calls[i].requests)).sorted()
-    if smp.code == .pairingFailed { close(i) }
+    if case .pairingFailed = step { close(i) }
   }
 
   private mutating func encryptionStarts(_ conn: ConnectionRef, _ at: FrameTime, local: Bool) {

@@ -90,7 +90,10 @@ public struct GATTTracker {
       peerKeys[ended.id] = nil
     }
     guard let att = analyzed.decoded.att, let conn = analyzed.conn, let l2cap = analyzed.decoded.l2cap else {
-      if analyzed.decoded.hci?.event == 0x0E { noteLocalAddress(record, analyzed.decoded) }
+      if case .commandComplete(_, _, .localAddress(let address)) = analyzed.link {
+        localAddresses[record.adapter] = address
+        namingGeneration += 1
+      }
       return
     }
     let index: Int
@@ -158,15 +161,6 @@ public struct GATTTracker {
   }
 
   // MARK: - Servers
-
-  private mutating func noteLocalAddress(_ record: Record, _ decoded: DecodedRecord) {
-    guard decoded.hciParameters(record).lookup("Command_Opcode")?.value.integer == 0x1009,
-      decoded.hciParameters(record).lookup("Status")?.value.integer == 0,
-      case .address(let address) = decoded.hciParameters(record).lookup("BD_ADDR")?.value
-    else { return }
-    localAddresses[record.adapter] = address
-    namingGeneration += 1
-  }
 
   /// Whether the record's PDU is about this host's own server: a response,
   /// notification or indication it sent, or a request it received.

@@ -60,6 +60,7 @@ extension LinkTracker {
     airLinks.live[number, default: AirLinks.State(last: time)].last = time
     analyzed.conn = links[key]?.ref
     if let control = data.control {
+      analyzed.link = LinkEvent(air: control)
       switch control.opcode {
       case .terminateInd:
         analyzed.endedConnection = links[key]?.ref
@@ -67,9 +68,11 @@ extension LinkTracker {
         links[key] = nil
         airLinks.live[number] = nil
         airLinks.ended.insert(number)
+      case .startEncReq:
+        analyzed.security = links[key]?.pairing.encrypted()
       case .connectionUpdateInd:
-        if let units = control.parameters.lookup("Timeout")?.value.integer {
-          airLinks.live[number]?.timeout = units * 10_000
+        if case .air(.connectionUpdate(let parameters)) = analyzed.link {
+          airLinks.live[number]?.timeout = Int64(parameters.supervisionTimeout.milliseconds) * 1000
         }
       default: break
       }

@@ -30,51 +30,40 @@ extension TimelineBuilder {
       }
       return
     }
-    guard let control = ll.data?.control else { return data(record, analyzed, at) }
+    guard ll.data?.control != nil else { return data(record, analyzed, at) }
     let fromPeripheral = ll.direction == .peripheralToCentral
-    func integer(_ name: String) -> Int64? { control.parameters.lookup(name)?.value.integer }
-    func u16(_ name: String) -> UInt16 { UInt16(truncatingIfNeeded: integer(name) ?? 0) }
-    switch control.opcode.rawValue {
-    case 0x00:
+    guard case .air(let control) = analyzed.link else { return }
+    switch control {
+    case .connectionUpdate(let parameters):
       timeline.connections[i].updates.append(
-        ParameterUpdate(
-          at: at,
-          parameters: ConnectionParameters(
-            interval: ConnectionInterval(units: u16("Interval")), latency: u16("Latency"),
-            supervisionTimeout: SupervisionTimeout(units: u16("Timeout"))),
-          status: 0, what: control.opcode.name))
-    case 0x0F:
+        ParameterUpdate(at: at, parameters: parameters, status: 0, what: LLControlOpcode.connectionUpdateInd.name))
+    case .connectionParameterRequest:
       timeline.connections[i].updates.append(
-        ParameterUpdate(at: at, parameters: nil, status: 0, what: control.opcode.name))
-    case 0x03:
+        ParameterUpdate(at: at, parameters: nil, status: 0, what: LLControlOpcode.connectionParamReq.name))
+    case .encryptionRequest:
       states[conn.id]?.encryptionStart = at
-    case 0x05:
+    case .startEncryption:
       // LL_START_ENC_REQ: the last plaintext step; what follows is encrypted.
       timeline.connections[i].encryption.append(
         EncryptionChange(
           start: states[conn.id]?.encryptionStart, change: at, status: 0, enabled: true, isKeyRefresh: false))
       states[conn.id]?.encryptionStart = nil
-      if let p = timeline.connections[i].pairing.indices.last, timeline.connections[i].pairing[p].encrypted == nil,
-        timeline.connections[i].pairing[p].failed == nil
-      {
+      if analyzed.security == .pairingEncrypted, let p = timeline.connections[i].pairing.indices.last {
         timeline.connections[i].pairing[p].encrypted = at
       }
-    case 0x0C where fromPeripheral:
-      timeline.connections[i].remoteVersion = (
-        at, UInt8(truncatingIfNeeded: integer("VersNr") ?? 0), u16("CompId")
-      )
-    case 0x09 where fromPeripheral:
+    case .version(let version, let company) where fromPeripheral:
+      timeline.connections[i].remoteVersion = (at, version, company)
+    case .featureResponse where fromPeripheral:
       timeline.connections[i].remoteFeatures = at
-    case 0x15:
+    case .dataLength(let length):
       timeline.connections[i].dataLength.append(
         DataLengthChange(
-          at: at, maxTXOctets: u16("MaxTxOctets"), maxTXTime: u16("MaxTxTime"), maxRXOctets: u16("MaxRxOctets"),
-          maxRXTime: u16("MaxRxTime")))
-    case 0x18:
+          at: at, maxTXOctets: length.maxTXOctets, maxTXTime: length.maxTXTime, maxRXOctets: length.maxRXOctets,
+          maxRXTime: length.maxRXTime))
+    case .phyUpdate(let centralToPeripheral, let peripheralToCentral):
       // PHY bits: 1 LE 1M, 2 LE 2M, 4 LE Coded; 0 keeps the PHY.
-      func phy(_ bits: Int64?) -> UInt8 { [0, 1, 2, 0, 3][Int(min(4, bits ?? 0))] }
-      timeline.connections[i].phy.append(
-        PHYChange(at: at, tx: phy(integer("PHY_C_TO_P")), rx: phy(integer("PHY_P_TO_C"))))
+      func phy(_ bits: UInt8) -> UInt8 { [0, 1, 2, 0, 3][Int(min(4, bits))] }
+      timeline.connections[i].phy.append(PHYChange(at: at, tx: phy(centralToPeripheral), rx: phy(peripheralToCentral)))
     default:
       break
     }
@@ -96,7 +85,7 @@ extension TimelineBuilder {
         reason: HCIStatusCode.connectionTimeout.rawValue, initiator: .linkLoss)
     } else {
       let ll = analyzed.decoded.ll
-      let reason = UInt8(truncatingIfNeeded: ll?.data?.control?.parameters.lookup("ErrorCode")?.value.integer ?? 0)
+      let reason: UInt8 = if case .air(.terminate(let reason)) = analyzed.link { reason } else { 0 }
       let byCentral = ll?.direction == .centralToPeripheral
       disconnect = Disconnect(
         command: nil, commandReason: nil, complete: at, reason: reason,

@@ -96,6 +96,8 @@ public let analyzedExtrasTable = ExtrasTable<AnalyzedExtras>()
 /// `analyzedExtrasTable`; the pipeline releases a record's extras when it is done.
 public struct AnalyzedRecord: Sendable {
   public var decoded: DecodedRecord
+  /// The HCI command or event, for what analysis acts on (`LinkEvent`).
+  public var link: LinkEvent?
   public var conn: ConnectionRef?
   /// For a response, Error Response or confirmation: the request it answers.
   public var exchange: ATTExchange?
@@ -114,8 +116,8 @@ public struct AnalyzedRecord: Sendable {
   public var unansweredReason: UnansweredRequest.Reason?
   /// The ATT_MTU in force on the PDU's bearer, when known.
   public var mtu: UInt16?
-  /// For a Pairing Response: the method the two feature sets select.
-  public var pairingMethod: SMPPairingMethod?
+  /// What the record is in its connection's pairing procedure (`PairingProcedure`).
+  public var security: SecurityStep?
   /// For a successful Disconnection Complete: the connection that ended.
   public var endedConnection: ConnectionRef?
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker). Held
@@ -166,6 +168,11 @@ public struct AnalyzedRecord: Sendable {
   public func releaseExtras() {
     analyzedExtrasTable.release(extrasID)
     decoded.releaseExtras()
+  }
+
+  /// For a Pairing Response: the method the two feature sets select.
+  public var pairingMethod: SMPPairingMethod? {
+    if case .pairingResponse(_, let method) = security { method } else { nil }
   }
 
   /// The handle an ATT PDU is about: its own, or its request's. Requests over a
@@ -228,7 +235,7 @@ public struct LinkTracker {
     var effectiveMTU: UInt16?
     /// At most one per bearer: a handful at once, searched in order.
     var outstanding: [Outstanding] = []
-    var pairingRequest: SMPPairingFeatures?
+    var pairing = PairingProcedure()
 
     func outstandingIndex(_ bearer: Bearer) -> Int? { outstanding.firstIndex { $0.bearer == bearer } }
   }
@@ -293,6 +300,7 @@ public struct LinkTracker {
       analyzed.conn = links[slot: slot].ref
       trackPDUs(record, at: slot, &analyzed)
     } else if hci.type == .event || hci.type == .command {
+      analyzed.link = LinkEvent(record, hci)
       trackControl(record, hci, &analyzed)
     }
   }
@@ -360,27 +368,11 @@ public struct LinkTracker {
 
   // MARK: - Connections
 
-  /// LE Meta subevents that complete a connection: LE Connection Complete and LE
-  /// Enhanced Connection Complete [v1] and [v2].
-  static let leConnectionComplete: Set<UInt8> = [0x01, 0x0A, 0x29]
-  /// Events too frequent and too long to walk for a connection handle: Number Of
-  /// Completed Packets and the advertising reports.
-  static let skippedEvents: Set<UInt8> = [0x13]
-  static let skippedSubevents: Set<UInt8> = [0x02, 0x0B, 0x0D, 0x0F, 0x11, 0x26]
-
   private mutating func trackControl(_ record: Record, _ hci: HCILayer, _ analyzed: inout AnalyzedRecord) {
-    if let event = hci.event {
-      guard !Self.skippedEvents.contains(event), event != 0x0E, event != 0x0F else { return }
-      if event == 0x3E, let subevent = hci.subevent, Self.skippedSubevents.contains(subevent) { return }
-    }
-    let fields = analyzed.decoded.hciParameters(record)
-    guard let handleValue = fields.lookup("Connection_Handle")?.value.integer else { return }
-    let handle = UInt16(truncatingIfNeeded: handleValue) & 0x0FFF
-    let key = LinkKey(adapter: record.adapter, handle: handle)
-    let status = fields.lookup("Status")?.value.integer
-    let completes = hci.event == 0x03 || (hci.event == 0x3E && Self.leConnectionComplete.contains(hci.subevent ?? 0))
-    if completes {
-      guard status == 0 else { return }
+    switch analyzed.link {
+    case .connectionComplete(let complete):
+      guard complete.status == 0 else { return }
+      let key = LinkKey(adapter: record.adapter, handle: complete.handle)
       // A handle completes again without a Disconnection Complete in between.
       settleAll(key, .disconnected, into: &analyzed)
       guard links[key] != nil || links.count < maxLinks else {
@@ -388,25 +380,31 @@ public struct LinkTracker {
         return
       }
       generations[key, default: 0] += 1
-      var ref = newRef(adapter: record.adapter, handle: handle, generation: generations[key]!, isLE: hci.event == 0x3E)
-      if let peer = fields.lookup(ref.isLE ? "Peer_Address" : "BD_ADDR")?.value,
-        case .address(let address) = peer
-      {
-        ref.peer = address
-      }
-      ref.peerType = (fields.lookup("Peer_Address_Type")?.value.integer).map { UInt8(truncatingIfNeeded: $0) }
-      ref.role = (fields.lookup("Role")?.value.integer).map { UInt8(truncatingIfNeeded: $0) }
+      var ref = newRef(
+        adapter: record.adapter, handle: complete.handle, generation: generations[key]!, isLE: complete.le)
+      ref.peer = complete.peer
+      ref.peerType = complete.peerType
+      ref.role = complete.role
       var link = Link(ref: ref)
       if ref.isLE { link.effectiveMTU = Self.defaultLEMTU }
       links[key] = link
       analyzed.conn = ref
-      return
-    }
-    analyzed.conn = links[key]?.ref
-    if hci.event == 0x05, status == 0 {
+    case .disconnectionComplete(let status, let handle, _):
+      let key = LinkKey(adapter: record.adapter, handle: handle)
+      analyzed.conn = links[key]?.ref
+      guard status == 0 else { return }
       analyzed.endedConnection = links[key]?.ref
       settleAll(key, .disconnected, into: &analyzed)
       links[key] = nil
+    case .commandComplete, .commandStatus, .completedPackets:
+      // Number Of Completed Packets is too frequent to walk; commands' answers name their
+      // command's connection, not their own.
+      return
+    default:
+      guard let handle = RecordDecoder.connectionHandle(record, hci) else { return }
+      let key = LinkKey(adapter: record.adapter, handle: handle)
+      analyzed.conn = links[key]?.ref
+      if case .encryptionChange(0, _, true, _) = analyzed.link { analyzed.security = links[key]?.pairing.encrypted() }
     }
   }
 
@@ -419,7 +417,7 @@ public struct LinkTracker {
     {
       nextDeadline = min(nextDeadline, deadline)
     }
-    if let smp = analyzed.decoded.smp { Self.trackSMP(smp, &links[slot: slot], &analyzed) }
+    if let smp = analyzed.decoded.smp { analyzed.security = links[slot: slot].pairing.step(smp, record.direction) }
   }
 
   /// Returns when a request that went out times out.
@@ -489,16 +487,6 @@ public struct LinkTracker {
     return nil
   }
 
-  // MARK: - SMP
-
-  private static func trackSMP(_ smp: SMPPDU, _ link: inout Link, _ analyzed: inout AnalyzedRecord) {
-    guard let features = smp.pairingFeatures else { return }
-    if smp.code == .pairingRequest {
-      link.pairingRequest = features
-    } else if smp.code == .pairingResponse, let request = link.pairingRequest {
-      analyzed.pairingMethod = SMPPairingMethod.infer(request: request, response: features)
-    }
-  }
 }
 
 extension LinkTable {

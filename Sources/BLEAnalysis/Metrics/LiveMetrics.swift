@@ -57,11 +57,6 @@ public struct LiveMetrics: Sendable {
     var disconnectCommand = false
   }
 
-  private struct Attempt: Sendable {
-    var create: Int64
-    var cancelled = false
-  }
-
   private struct PendingKey: Hashable, Sendable {
     var conn: Int
     var frame: Int
@@ -71,8 +66,7 @@ public struct LiveMetrics: Sendable {
   /// Connection ids are numbered in order, so any id above this one is new.
   private var highestConnection = 0
   private var pending: Set<PendingKey> = []
-  private var pendingLE: [UInt16?: Attempt] = [:]
-  private var pendingBREDR: [TimelineBuilder.PeerKey: Attempt] = [:]
+  private var attempts = ConnectionAttempts()
   private var last: Int64 = 0
 
   public init() {}
@@ -84,12 +78,9 @@ public struct LiveMetrics: Sendable {
     if let reports = analyzed.decoded.advertising { advertisingReports += reports.count { !$0.isFragment } }
     if analyzed.decoded.monitor == .deleteIndex { adapterRemoved(record.adapter) }
     guard let hci = analyzed.decoded.hci else { return }
-    switch hci.type {
-    case .command: command(hci.opcode ?? 0, record, analyzed, now)
-    case .event: event(hci, record, analyzed, now)
-    case .acl: data(record, analyzed)
-    default: break
-    }
+    if hci.type == .acl { return data(record, analyzed) }
+    if let attempt = attempts.add(record, analyzed) { settled(attempt) }
+    link(analyzed, now)
   }
 
   /// The end of the capture: requests still waiting get no answer.
@@ -126,84 +117,37 @@ public struct LiveMetrics: Sendable {
     requestDurations[opcode, default: Durations()].add(microseconds)
   }
 
-  private mutating func command(_ code: UInt16, _ record: Record, _ analyzed: AnalyzedRecord, _ now: Int64) {
-    let opcode = HCIOpcode(rawValue: code)
-    switch opcode {
-    case _ where TimelineBuilder.leCreateConnection.contains(opcode):
-      pendingLE[record.adapter] = Attempt(create: now)
-    case .createConnection:
-      if case .address(let address) = analyzed.decoded.hciParameters(record).lookup("BD_ADDR")?.value {
-        pendingBREDR[TimelineBuilder.PeerKey(adapter: record.adapter, address: address)] = Attempt(create: now)
-      }
-    case .leCreateConnectionCancel:
-      pendingLE[record.adapter]?.cancelled = true
-    case .createConnectionCancel:
-      if case .address(let address) = analyzed.decoded.hciParameters(record).lookup("BD_ADDR")?.value {
-        pendingBREDR[TimelineBuilder.PeerKey(adapter: record.adapter, address: address)]?.cancelled = true
-      }
+  private mutating func link(_ analyzed: AnalyzedRecord, _ now: Int64) {
+    switch analyzed.link {
     case .disconnect:
       see(analyzed.conn)
       if let conn = analyzed.conn { open[conn.id]?.disconnectCommand = true }
-    default:
-      see(analyzed.conn)
-    }
-  }
-
-  private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ now: Int64) {
-    switch (hci.event ?? 0, hci.subevent) {
-    case (0x0F, _):
-      let status = UInt8(
-        truncatingIfNeeded: analyzed.decoded.hciParameters(record).lookup("Status")?.value.integer ?? 0)
-      guard status != 0, let opcode = hci.opcode,
-        TimelineBuilder.leCreateConnection.contains(HCIOpcode(rawValue: opcode)),
-        let attempt = pendingLE.removeValue(forKey: record.adapter)
-      else { return }
-      settleAttempt(attempt, status: status, now)
-    case (0x03, _), (0x3E, 0x01), (0x3E, 0x0A), (0x3E, 0x29):
-      connectionComplete(hci, record, analyzed, now)
-    case (0x05, _):
+    case .connectionComplete(let complete):
+      guard complete.status == 0, let conn = analyzed.conn else { return }
+      see(conn)
+      open[conn.id]?.complete = now
+      if let parameters = complete.parameters { open[conn.id]?.interval = parameters.interval }
+    case .disconnectionComplete(_, _, let reason):
       guard let ended = analyzed.endedConnection else { return }
       see(ended)
       guard let connection = open.removeValue(forKey: ended.id) else { return }
-      let reason = UInt8(
-        truncatingIfNeeded: analyzed.decoded.hciParameters(record).lookup("Reason")?.value.integer ?? 0)
       let initiator = DisconnectInitiator.of(
         reason: reason, localCommand: connection.disconnectCommand,
         sinceComplete: connection.complete.map { now - $0 }, interval: connection.interval)
       disconnections[DisconnectionKey(reason: reason, initiator: initiator), default: 0] += 1
+    case .commandStatus, .createConnection, .createConnectionCancel:
+      break
     default:
       see(analyzed.conn)
     }
   }
 
-  private mutating func connectionComplete(
-    _ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ now: Int64
-  ) {
-    let fields = analyzed.decoded.hciParameters(record)
-    let status = UInt8(truncatingIfNeeded: fields.lookup("Status")?.value.integer ?? 0)
-    var attempt: Attempt?
-    if hci.event == 0x3E {
-      // Only a central's connection answers a Create Connection.
-      if fields.lookup("Role")?.value.integer ?? 0 == 0 { attempt = pendingLE.removeValue(forKey: record.adapter) }
-    } else if case .address(let address) = fields.lookup("BD_ADDR")?.value {
-      attempt = pendingBREDR.removeValue(forKey: TimelineBuilder.PeerKey(adapter: record.adapter, address: address))
-    }
-    if let attempt { settleAttempt(attempt, status: status, now) }
-    guard status == 0, let conn = analyzed.conn else { return }
-    see(conn)
-    open[conn.id]?.complete = now
-    if let interval = fields.lookup("Connection_Interval")?.value.integer {
-      open[conn.id]?.interval = ConnectionInterval(units: UInt16(truncatingIfNeeded: interval))
-    }
-  }
-
   /// A connected attempt counts among the connections (`see`), the others by outcome.
-  private mutating func settleAttempt(_ attempt: Attempt, status: UInt8, _ now: Int64) {
-    let outcome = ConnectionAttempt.Outcome(status: status, cancelled: attempt.cancelled)
-    if outcome == .connected {
-      connectDurations.add(now - attempt.create)
+  private mutating func settled(_ attempt: ConnectionAttempt) {
+    if attempt.outcome == .connected {
+      connectDurations.add(attempt.latencyMicroseconds ?? 0)
     } else {
-      connections[outcome.rawValue, default: 0] += 1
+      connections[attempt.outcome.rawValue, default: 0] += 1
     }
   }
 

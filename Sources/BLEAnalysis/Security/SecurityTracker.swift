@@ -38,14 +38,14 @@ public struct SecurityTracker {
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     let decoded = analyzed.decoded
     if let ll = decoded.ll, ll.radio.crc == .bad || ll.isRetransmission { return }
-    if let hci = decoded.hci, hci.type == .event { event(hci, record, analyzed) }
+    if let link = analyzed.link { self.link(link, record, analyzed) }
     guard let id = analyzed.conn?.id else { return }
     if let control = decoded.ll?.data?.control,
       control.opcode == .startEncReq || control.opcode == .startEncRsp
     {
       encrypted.insert(id)
     }
-    if let smp = decoded.smp { securityManager(smp, record, id) }
+    if decoded.smp != nil, let step = analyzed.security { securityManager(step, record, id) }
     if let att = decoded.att, let value = att.value, value.count > 0, !encrypted.contains(id),
       let handle = analyzed.attHandle
     {
@@ -56,47 +56,31 @@ public struct SecurityTracker {
     }
   }
 
-  private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord) {
-    let fields = analyzed.decoded.hciParameters(record)
-    func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
-    switch hci.event {
-    case 0x08, 0x59:
-      // Encryption Change [v1], [v2].
-      if integer("Status") == 0, integer("Encryption_Enabled") ?? 0 != 0, let id = analyzed.conn?.id {
-        encrypted.insert(id)
-      }
-    case 0x0E where hci.opcode == 0x1408:
-      // Command Complete of Read Encryption Key Size.
-      if integer("Status") == 0, let handle = integer("Connection_Handle"), let size = integer("Key_Size") {
-        keySizes.append(
-          KeySize(
-            adapter: record.adapter, handle: UInt16(truncatingIfNeeded: handle), frame: record.frame,
-            size: UInt8(truncatingIfNeeded: size)))
-      }
+  private mutating func link(_ link: LinkEvent, _ record: Record, _ analyzed: AnalyzedRecord) {
+    switch link {
+    case .encryptionChange(0, _, true, false):
+      if let id = analyzed.conn?.id { encrypted.insert(id) }
+    case .commandComplete(_, 0, .keySize(let handle, let size)):
+      keySizes.append(KeySize(adapter: record.adapter, handle: handle, frame: record.frame, size: size))
     default:
       break
     }
   }
 
-  private mutating func securityManager(_ smp: SMPPDU, _ record: Record, _ id: Int) {
+  private mutating func securityManager(_ step: SecurityStep, _ record: Record, _ id: Int) {
     let at = FrameTime(record)
-    switch smp.code {
+    switch step {
     case .securityRequest:
       securityRequests[id, default: []].append(at)
-    case .pairingRequest:
-      guard let features = smp.pairingFeatures else { return }
+    case .pairingRequest(let features):
       exchanges[id, default: []].append(Exchange(at: at, request: features, direction: record.direction))
-    case .pairingResponse:
-      guard let features = smp.pairingFeatures, let last = exchanges[id]?.indices.last,
-        exchanges[id]![last].response == nil
-      else { return }
+    case .pairingResponse(let features, _):
+      guard let last = exchanges[id]?.indices.last, exchanges[id]![last].response == nil else { return }
       exchanges[id]![last].response = features
       exchanges[id]![last].responseAt = at
-    case .encryptionInformation, .centralIdentification, .identityInformation, .identityAddressInformation,
-      .signingInformation:
+    case .keyDistribution(let code, let byInitiator?):
       guard let last = exchanges[id]?.indices.last else { return }
-      let fromInitiator = record.direction == exchanges[id]![last].direction
-      exchanges[id]![last].keys.append((smp.code, fromInitiator))
+      exchanges[id]![last].keys.append((code, byInitiator))
     default:
       break
     }

@@ -94,6 +94,8 @@ public struct ConnectionAttempt: Sendable {
   /// From the command to its result.
   public var latencyMicroseconds: Int64? { result.map { create.microseconds(to: $0) } }
   var isLE: Bool
+  /// Attempts are numbered from 0 in the order they began.
+  var number = 0
 }
 
 /// An LE Data Length Change.

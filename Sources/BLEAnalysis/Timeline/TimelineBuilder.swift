@@ -15,10 +15,7 @@ public struct TimelineBuilder {
   var index: [Int: Int] = [:]
   /// Per live connection.
   var states: [Int: LinkState] = [:]
-  /// The LE Create Connection waiting for its result, per adapter.
-  private var pendingLE: [UInt16?: Int] = [:]
-  /// BR/EDR Create Connections waiting, per adapter and address.
-  private var pendingBREDR: [PeerKey: Int] = [:]
+  private var attempts = ConnectionAttempts()
   /// The last connection to each peer that ended, for the reconnect gap.
   var lastEnded: [PeerKey: Int] = [:]
   /// What each connection's security summary needs beyond the timeline.
@@ -56,17 +53,20 @@ public struct TimelineBuilder {
     }
     for request in analyzed.unanswered { settle(request) }
     let at = FrameTime(record)
-    switch hci.type {
-    case .command: command(hci.opcode ?? 0, record, analyzed, at)
-    case .event: event(hci, record, analyzed, at)
-    case .acl: data(record, analyzed, at)
-    default: break
+    if hci.type == .acl { return data(record, analyzed, at) }
+    let settled = attempts.add(record, analyzed)
+    if let link = analyzed.link { self.link(link, record, analyzed, at) }
+    if let settled {
+      timeline.attempts.append(settled)
+      if let id = settled.connection, let i = index[id] { timeline.connections[i].attempt = settled }
     }
   }
 
   /// Ends the capture: requests still waiting get no answer, attempts stay pending.
   public mutating func finish(_ unanswered: [UnansweredRequest]) -> Timeline {
     for request in unanswered { settle(request) }
+    timeline.attempts += attempts.finish()
+    timeline.attempts.sort { $0.number < $1.number }
     for i in timeline.connections.indices {
       timeline.connections[i].transactions.sort { $0.request.frame < $1.request.frame }
     }
@@ -93,71 +93,28 @@ public struct TimelineBuilder {
     .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2,
   ]
 
-  private mutating func command(_ code: UInt16, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters(record)
-    let opcode = HCIOpcode(rawValue: code)
-    switch opcode {
-    case _ where Self.leCreateConnection.contains(opcode), .createConnection:
-      let isLE = opcode != .createConnection
-      var attempt = ConnectionAttempt(adapter: record.adapter, command: opcode.name, create: at, isLE: isLE)
-      if case .address(let address) = fields.lookup(isLE ? "Peer_Address" : "BD_ADDR")?.value,
-        fields.lookup("Initiator_Filter_Policy")?.value.integer ?? 0 == 0
-      {
-        attempt.peer = address
-        attempt.peerType = (fields.lookup("Peer_Address_Type")?.value.integer).map { UInt8(truncatingIfNeeded: $0) }
-      }
-      if isLE {
-        pendingLE[record.adapter] = timeline.attempts.count
-      } else if let peer = attempt.peer {
-        pendingBREDR[PeerKey(adapter: record.adapter, address: peer)] = timeline.attempts.count
-      }
-      timeline.attempts.append(attempt)
-    case .leCreateConnectionCancel:
-      if let i = pendingLE[record.adapter] { timeline.attempts[i].cancel = at }
-    case .createConnectionCancel:
-      if case .address(let address) = fields.lookup("BD_ADDR")?.value,
-        let i = pendingBREDR[PeerKey(adapter: record.adapter, address: address)]
-      {
-        timeline.attempts[i].cancel = at
-      }
-    case .disconnect:
+  private mutating func link(_ link: LinkEvent, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
+    switch link {
+    case .disconnect(_, let reason):
       guard let conn = analyzed.conn, connection(conn, at) != nil else { return }
-      let reason = UInt8(truncatingIfNeeded: fields.lookup("Reason")?.value.integer ?? 0)
       states[conn.id]?.disconnectCommand = (at, reason)
-    case .leEnableEncryption:
+    case .enableEncryption:
       guard let conn = analyzed.conn, let i = connection(conn, at) else { return }
       states[conn.id]?.encryptionStart = at
       answerSecurityRequest(i, at, "LE Enable Encryption")
-    default:
-      break
-    }
-  }
-
-  private mutating func event(_ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    let fields = analyzed.decoded.hciParameters(record)
-    func integer(_ name: String) -> Int64? { fields.lookup(name)?.value.integer }
-    func parameters() -> ConnectionParameters? {
-      guard let interval = integer("Connection_Interval"), let timeout = integer("Supervision_Timeout") else {
-        return nil
+    case .connectionComplete(let complete):
+      guard complete.status == 0, let ref = analyzed.conn, let i = connection(ref, at) else { return }
+      timeline.connections[i].complete = at
+      timeline.connections[i].parameters = complete.parameters
+      if let peer = ref.peer,
+        let previous = lastEnded.removeValue(forKey: PeerKey(adapter: ref.adapter, address: peer)),
+        let ended = timeline.connections[previous].disconnect
+      {
+        timeline.connections[previous].reconnectGapMicroseconds = ended.complete.microseconds(to: at)
+        timeline.connections[previous].reconnectedAs = ref.id
       }
-      return ConnectionParameters(
-        interval: ConnectionInterval(units: UInt16(truncatingIfNeeded: interval)),
-        latency: UInt16(truncatingIfNeeded: integer("Peripheral_Latency") ?? 0),
-        supervisionTimeout: SupervisionTimeout(units: UInt16(truncatingIfNeeded: timeout)))
-    }
-    let status = UInt8(truncatingIfNeeded: integer("Status") ?? 0)
-    switch (hci.event ?? 0, hci.subevent) {
-    case (0x0F, _):
-      // A Create Connection the controller refused.
-      guard status != 0, let opcode = hci.opcode, Self.leCreateConnection.contains(HCIOpcode(rawValue: opcode)),
-        let i = pendingLE.removeValue(forKey: record.adapter)
-      else { return }
-      settleAttempt(i, at, status: status, connection: nil)
-    case (0x03, _), (0x3E, 0x01), (0x3E, 0x0A), (0x3E, 0x29):
-      connectionComplete(hci, record, analyzed, at, status: status, parameters: parameters())
-    case (0x05, _):
+    case .disconnectionComplete(let status, _, let reason):
       guard status == 0, let ended = analyzed.endedConnection, let i = connection(ended, at) else { return }
-      let reason = UInt8(truncatingIfNeeded: integer("Reason") ?? 0)
       let command = states[ended.id]?.disconnectCommand
       let connection = timeline.connections[i]
       timeline.connections[i].disconnect = Disconnect(
@@ -167,101 +124,50 @@ public struct TimelineBuilder {
           interval: connection.parameters?.interval))
       states[ended.id] = nil
       if let peer = ended.peer { lastEnded[PeerKey(adapter: ended.adapter, address: peer)] = i }
-    case (0x08, _), (0x59, _), (0x30, _):
+    case .encryptionChange(let status, _, let enabled, let keyRefresh):
       guard let i = connection(analyzed.conn, at), let id = analyzed.conn?.id else { return }
-      let enabled = hci.event == 0x30 || integer("Encryption_Enabled") ?? 0 != 0
       timeline.connections[i].encryption.append(
         EncryptionChange(
           start: states[id]?.encryptionStart, change: at, status: status, enabled: status == 0 && enabled,
-          isKeyRefresh: hci.event == 0x30))
+          isKeyRefresh: keyRefresh))
       states[id]?.encryptionStart = nil
-      if status == 0, enabled, let p = timeline.connections[i].pairing.indices.last,
-        timeline.connections[i].pairing[p].encrypted == nil, timeline.connections[i].pairing[p].failed == nil
-      {
-        timeline.connections[i].pairing[p].encrypted = at
-      }
-    case (0x0C, _):
+      if let step = analyzed.security { security(step, record, i, at) }
+    case .remoteVersion(let status, _, let version, let company):
       guard status == 0, let i = connection(analyzed.conn, at) else { return }
-      timeline.connections[i].remoteVersion = (
-        at, UInt8(truncatingIfNeeded: integer("Version") ?? 0),
-        UInt16(truncatingIfNeeded: integer("Company_Identifier") ?? 0)
-      )
-    case (0x3E, 0x03):
+      timeline.connections[i].remoteVersion = (at, version, company)
+    case .connectionUpdate(let status, _, let parameters):
       guard let i = connection(analyzed.conn, at) else { return }
       timeline.connections[i].updates.append(
-        ParameterUpdate(
-          at: at, parameters: status == 0 ? parameters() : nil, status: status, what: "LE Connection Update Complete"))
-    case (0x3E, 0x04):
+        ParameterUpdate(at: at, parameters: parameters, status: status, what: "LE Connection Update Complete"))
+    case .remoteFeatures(let status, _):
       guard status == 0, let i = connection(analyzed.conn, at) else { return }
       timeline.connections[i].remoteFeatures = at
-    case (0x3E, 0x05):
+    case .longTermKeyRequest:
       guard let conn = analyzed.conn, connection(conn, at) != nil else { return }
       states[conn.id]?.encryptionStart = at
-    case (0x3E, 0x06):
+    case .remoteConnectionParameterRequest:
       guard let i = connection(analyzed.conn, at) else { return }
       timeline.connections[i].updates.append(
         ParameterUpdate(at: at, parameters: nil, status: 0, what: "LE Remote Connection Parameter Request"))
-    case (0x3E, 0x07):
+    case .dataLengthChange(_, let length):
       guard let i = connection(analyzed.conn, at) else { return }
-      func u16(_ name: String) -> UInt16 { UInt16(truncatingIfNeeded: integer(name) ?? 0) }
       timeline.connections[i].dataLength.append(
         DataLengthChange(
-          at: at, maxTXOctets: u16("Max_TX_Octets"), maxTXTime: u16("Max_TX_Time"),
-          maxRXOctets: u16("Max_RX_Octets"), maxRXTime: u16("Max_RX_Time")))
-    case (0x3E, 0x0C):
+          at: at, maxTXOctets: length.maxTXOctets, maxTXTime: length.maxTXTime, maxRXOctets: length.maxRXOctets,
+          maxRXTime: length.maxRXTime))
+    case .phyUpdate(let status, _, let tx, let rx):
       guard status == 0, let i = connection(analyzed.conn, at) else { return }
-      timeline.connections[i].phy.append(
-        PHYChange(
-          at: at, tx: UInt8(truncatingIfNeeded: integer("TX_PHY") ?? 0),
-          rx: UInt8(truncatingIfNeeded: integer("RX_PHY") ?? 0)))
+      timeline.connections[i].phy.append(PHYChange(at: at, tx: tx, rx: rx))
     default:
       break
     }
-  }
-
-  private mutating func connectionComplete(
-    _ hci: HCILayer, _ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime, status: UInt8,
-    parameters: ConnectionParameters?
-  ) {
-    let isLE = hci.event == 0x3E
-    let fields = analyzed.decoded.hciParameters(record)
-    var attemptIndex: Int?
-    if isLE {
-      // Only a central's connection answers a Create Connection.
-      if fields.lookup("Role")?.value.integer ?? 0 == 0 { attemptIndex = pendingLE.removeValue(forKey: record.adapter) }
-    } else if case .address(let address) = fields.lookup("BD_ADDR")?.value {
-      attemptIndex = pendingBREDR.removeValue(forKey: PeerKey(adapter: record.adapter, address: address))
-    }
-    guard status == 0, let ref = analyzed.conn, let i = connection(ref, at) else {
-      if let attemptIndex { settleAttempt(attemptIndex, at, status: status, connection: nil) }
-      return
-    }
-    timeline.connections[i].complete = at
-    timeline.connections[i].parameters = parameters
-    if let attemptIndex {
-      settleAttempt(attemptIndex, at, status: 0, connection: ref.id)
-      timeline.connections[i].attempt = timeline.attempts[attemptIndex]
-    }
-    if let peer = ref.peer, let previous = lastEnded.removeValue(forKey: PeerKey(adapter: ref.adapter, address: peer)),
-      let ended = timeline.connections[previous].disconnect
-    {
-      timeline.connections[previous].reconnectGapMicroseconds = ended.complete.microseconds(to: at)
-      timeline.connections[previous].reconnectedAs = ref.id
-    }
-  }
-
-  private mutating func settleAttempt(_ i: Int, _ at: FrameTime, status: UInt8, connection: Int?) {
-    timeline.attempts[i].result = at
-    timeline.attempts[i].status = status
-    timeline.attempts[i].connection = connection
-    timeline.attempts[i].outcome = .init(status: status, cancelled: timeline.attempts[i].cancel != nil)
   }
 
   // MARK: - Data
 
   mutating func data(_ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
     guard let conn = analyzed.conn, let i = connection(conn, at), states[conn.id] != nil else { return }
-    if let smp = analyzed.decoded.smp { security(smp, record, analyzed, i, at) }
+    if let step = analyzed.security { security(step, record, i, at) }
     if let signaling = analyzed.decoded.signaling, signaling.code.rawValue == 0x12 {
       timeline.connections[i].updates.append(
         ParameterUpdate(at: at, parameters: nil, status: 0, what: "L2CAP Connection Parameter Update Request"))
@@ -386,40 +292,35 @@ public struct TimelineBuilder {
 
   // MARK: - Security
 
-  private mutating func security(_ smp: SMPPDU, _ record: Record, _ analyzed: AnalyzedRecord, _ i: Int, _ at: FrameTime)
-  {
+  private mutating func security(_ step: SecurityStep, _ record: Record, _ i: Int, _ at: FrameTime) {
     let sent = record.direction == .sent
-    switch smp.code {
-    case .securityRequest:
-      let authReq = smp.authReq
+    switch step {
+    case .securityRequest(let authReq):
       timeline.connections[i].securityRequests.append(
-        SecurityRequest(
-          at: at, byLocal: sent, bonding: authReq?.bonding ?? false, mitm: authReq?.mitm ?? false))
-    case .pairingRequest:
+        SecurityRequest(at: at, byLocal: sent, bonding: authReq.bonding, mitm: authReq.mitm))
+    case .pairingRequest(let features):
       answerSecurityRequest(i, at, "Pairing Request")
       timeline.connections[i].pairing.append(
-        Pairing(
-          start: at, localInitiated: record.direction == .sent, method: nil,
-          bonding: smp.pairingFeatures?.authReq.bonding ?? false))
-    case .pairingResponse:
+        Pairing(start: at, localInitiated: sent, method: nil, bonding: features.authReq.bonding))
+    case .pairingResponse(let features, let method):
       guard let p = timeline.connections[i].pairing.indices.last else { return }
-      timeline.connections[i].pairing[p].method = analyzed.pairingMethod
-      if smp.pairingFeatures?.authReq.bonding != true { timeline.connections[i].pairing[p].bonding = false }
-    case .pairingFailed:
-      guard let reason = smp.failureReason else { return }
-      if let p = timeline.connections[i].pairing.indices.last,
-        timeline.connections[i].pairing[p].failed == nil, timeline.connections[i].pairing[p].encrypted == nil
-      {
-        timeline.connections[i].pairing[p].failed = (at, reason.rawValue)
-        timeline.connections[i].pairing[p].failedByLocal = sent
-      } else if let r = timeline.connections[i].securityRequests.indices.last,
+      timeline.connections[i].pairing[p].method = method
+      if !features.authReq.bonding { timeline.connections[i].pairing[p].bonding = false }
+    case .pairingFailed(let reason, true):
+      guard let p = timeline.connections[i].pairing.indices.last else { return }
+      timeline.connections[i].pairing[p].failed = (at, reason.rawValue)
+      timeline.connections[i].pairing[p].failedByLocal = sent
+    case .pairingFailed(let reason, false):
+      // A Security Request refused.
+      guard let r = timeline.connections[i].securityRequests.indices.last,
         timeline.connections[i].securityRequests[r].answer == nil
-      {
-        // A Security Request refused.
-        answerSecurityRequest(i, at, "Pairing Failed")
-        timeline.connections[i].securityRequests[r].refusedReason = reason.rawValue
-      }
-    default:
+      else { return }
+      answerSecurityRequest(i, at, "Pairing Failed")
+      timeline.connections[i].securityRequests[r].refusedReason = reason.rawValue
+    case .pairingEncrypted:
+      guard let p = timeline.connections[i].pairing.indices.last else { return }
+      timeline.connections[i].pairing[p].encrypted = at
+    case .keyDistribution, .pairingPDU:
       break
     }
   }

@@ -113,6 +113,15 @@ public struct RecordDecoder {
     return (UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(record.bytes)[headerSize...]), index)
   }
 
+  /// The connection handle (flag bits cleared) a command or event names in a
+  /// `Connection_Handle` parameter at a fixed offset, as far as its bytes go.
+  public static func connectionHandle(_ record: Record, _ hci: HCILayer) -> UInt16? {
+    guard let (bytes, index) = parameterLayout(record, hci), let offset = index.connectionHandle,
+      offset + 2 <= bytes.count
+    else { return nil }
+    return (UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8) & 0x0FFF
+  }
+
   /// Whether the parameters fill their layout exactly (see `HCILayoutIndex.fits`).
   public static func parametersFit(_ record: Record, _ hci: HCILayer) -> Bool {
     guard !record.isCutBySource, let (bytes, index) = parameterLayout(record, hci) else { return false }

@@ -32,6 +32,9 @@ public struct HCILayoutIndex: Sendable {
   /// The summary's parameters, when each is placed and has a scalar value (no field
   /// tree to build); nil when the summary needs the decoded fields.
   public let summary: [Placed]?
+  /// Where a `Connection_Handle` parameter sits, when one is placed: the connection
+  /// the command or event is about.
+  public let connectionHandle: Int?
 
   public init(_ layout: [HCIParameter], summary names: [String]) {
     var offset = 0
@@ -55,6 +58,7 @@ public struct HCILayoutIndex: Sendable {
     if layout.isEmpty { size = .fixed(0) }
     self.size = size
     self.placed = placed
+    connectionHandle = placed.first { $0.parameter.name == "Connection_Handle" && $0.parameter.fixedSize == 2 }?.offset
     let summary = names.map { name in placed.first { $0.parameter.name == name && $0.parameter.isScalar } }
     self.summary = summary.contains { $0 == nil } ? nil : summary.compactMap { $0 }
   }
@@ -73,6 +77,22 @@ public struct HCILayoutIndex: Sendable {
 }
 
 extension HCIParameter {
+  /// Where the parameter called `name` starts in a block laid out as `layout`, and its
+  /// size (0 when that varies): when every parameter before it has a fixed size. A parameter inside a
+  /// repeated block is its first element's (the first PHY's `Scan_Interval`).
+  public static func placement(of name: String, in layout: [HCIParameter]) -> (offset: Int, size: Int)? {
+    var offset = 0
+    for parameter in layout {
+      if case .repeated(_, _, _, let item) = parameter {
+        return placement(of: name, in: item).map { (offset + $0.offset, $0.size) }
+      }
+      if parameter.name == name { return (offset, parameter.fixedSize ?? 0) }
+      guard let size = parameter.fixedSize else { return nil }
+      offset += size
+    }
+    return nil
+  }
+
   /// A parameter whose value is one number, code or address: its field has no children
   /// and owns no bytes.
   var isScalar: Bool {

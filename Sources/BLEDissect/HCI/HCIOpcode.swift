@@ -28,14 +28,40 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable {
   public static let createConnectionCancel = Self(rawValue: 0x0408)
   /// Reset
   public static let reset = Self(rawValue: 0x0C03)
+  /// Read Buffer Size
+  public static let readBufferSize = Self(rawValue: 0x1005)
+  /// Read BD_ADDR
+  public static let readBDADDR = Self(rawValue: 0x1009)
+  /// Read RSSI
+  public static let readRSSI = Self(rawValue: 0x1405)
+  /// Read Encryption Key Size
+  public static let readEncryptionKeySize = Self(rawValue: 0x1408)
+  /// LE Read Buffer Size [v1]
+  public static let leReadBufferSizeV1 = Self(rawValue: 0x2002)
+  /// LE Set Scan Parameters
+  public static let leSetScanParameters = Self(rawValue: 0x200B)
+  /// LE Set Scan Enable
+  public static let leSetScanEnable = Self(rawValue: 0x200C)
   /// LE Create Connection
   public static let leCreateConnection = Self(rawValue: 0x200D)
   /// LE Create Connection Cancel
   public static let leCreateConnectionCancel = Self(rawValue: 0x200E)
+  /// LE Clear Filter Accept List
+  public static let leClearFilterAcceptList = Self(rawValue: 0x2010)
+  /// LE Add Device To Filter Accept List
+  public static let leAddDeviceToFilterAcceptList = Self(rawValue: 0x2011)
+  /// LE Remove Device From Filter Accept List
+  public static let leRemoveDeviceFromFilterAcceptList = Self(rawValue: 0x2012)
   /// LE Enable Encryption
   public static let leEnableEncryption = Self(rawValue: 0x2019)
+  /// LE Set Extended Scan Parameters
+  public static let leSetExtendedScanParameters = Self(rawValue: 0x2041)
+  /// LE Set Extended Scan Enable
+  public static let leSetExtendedScanEnable = Self(rawValue: 0x2042)
   /// LE Extended Create Connection [v1]
   public static let leExtendedCreateConnectionV1 = Self(rawValue: 0x2043)
+  /// LE Read Buffer Size [v2]
+  public static let leReadBufferSizeV2 = Self(rawValue: 0x2060)
   /// LE Extended Create Connection [v2]
   public static let leExtendedCreateConnectionV2 = Self(rawValue: 0x2085)
 

@@ -150,6 +150,25 @@ public enum HCIParameters {
     return diagnostics
   }
 
+  // MARK: - Layouts
+
+  /// A command's parameters, as its table row declares them.
+  public static func layout(command opcode: UInt16) -> [HCIParameter]? { HCICommandTable.byOpcode[opcode]?.parameters }
+
+  /// The return parameters of a command's Command Complete, as its table row declares them.
+  public static func returnLayout(command opcode: UInt16) -> [HCIParameter]? {
+    HCICommandTable.byOpcode[opcode]?.returnParameters
+  }
+
+  /// An event's parameters (`subevent` for LE Meta: after Subevent_Code), as its table
+  /// row declares them.
+  public static func layout(event: UInt8, subevent: UInt8?) -> [HCIParameter]? {
+    if event == HCIEventCode.leMeta.rawValue {
+      return subevent.flatMap { HCIEventTable.subeventsByCode[$0]?.parameters }
+    }
+    return HCIEventTable.eventsByCode[event]?.parameters
+  }
+
   // MARK: - Layout indexes
 
   /// The layout index of the parameters of an event (`subevent` for LE Meta: the

@@ -14,12 +14,18 @@ public struct LLControlOpcode: RawRepresentable, Hashable, Sendable {
   public static let startEncReq = Self(rawValue: 0x05)
   /// LL_START_ENC_RSP
   public static let startEncRsp = Self(rawValue: 0x06)
+  /// LL_FEATURE_RSP
+  public static let featureRsp = Self(rawValue: 0x09)
   /// LL_PAUSE_ENC_RSP
   public static let pauseEncRsp = Self(rawValue: 0x0B)
   /// LL_VERSION_IND
   public static let versionInd = Self(rawValue: 0x0C)
+  /// LL_CONNECTION_PARAM_REQ
+  public static let connectionParamReq = Self(rawValue: 0x0F)
   /// LL_LENGTH_REQ
   public static let lengthReq = Self(rawValue: 0x14)
+  /// LL_LENGTH_RSP
+  public static let lengthRsp = Self(rawValue: 0x15)
   /// LL_PHY_UPDATE_IND
   public static let phyUpdateInd = Self(rawValue: 0x18)
 

@@ -153,4 +153,9 @@ public struct LLDataPDU: Hashable, Sendable {
 public struct LLControlPDU: Hashable, Sendable {
   public var opcode: LLControlOpcode
   public var parameters: [Field]
+
+  public init(opcode: LLControlOpcode, parameters: [Field]) {
+    self.opcode = opcode
+    self.parameters = parameters
+  }
 }
