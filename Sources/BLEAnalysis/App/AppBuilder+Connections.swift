@@ -1,0 +1,109 @@
+import BLECapture
+import BLEDissect
+
+/// What the timeline knows (connect, disconnect, reconnect), and names from the GATT
+/// databases at the end of the capture.
+extension AppBuilder {
+  mutating func addConnectionCalls(_ timeline: Timeline) {
+    var byID: [Int: ConnectionTimeline] = [:]
+    for connection in timeline.connections { byID[connection.ref.id] = connection }
+    var lastCreate: [DeviceAddress: FrameTime] = [:]
+    for attempt in timeline.attempts {
+      let connection = attempt.connection.flatMap { byID[$0] }
+      var call = AppCall(
+        kind: .connect, conn: connection?.ref, start: attempt.create, end: attempt.result ?? attempt.create)
+      call.requests = [attempt.create.frame] + (attempt.cancel.map { [$0.frame] } ?? [])
+      call.responses = attempt.result.map { [$0.frame] } ?? []
+      switch attempt.outcome {
+      case .connected:
+        call.outcome = "connected"
+        if let disconnect = connection?.disconnect, disconnect.initiator == .failedToEstablish {
+          call.outcome = "failed"
+          call.ok = false
+          call.error.hci = disconnect.reason
+          call.end = disconnect.complete
+          call.responses.append(disconnect.complete.frame)
+        }
+      case .cancelled, .failed, .timedOut:
+        call.outcome = attempt.outcome == .timedOut ? "timeout" : attempt.outcome.rawValue
+        call.ok = false
+        call.error.hci = attempt.status
+      case .pending:
+        call.outcome = "pending"
+        call.ok = false
+        call.error.unanswered = "end_of_capture"
+      }
+      call.peerAddress = attempt.peer
+      calls.append(call)
+      if let peer = attempt.peer { lastCreate[peer] = max(lastCreate[peer] ?? attempt.create, attempt.create) }
+    }
+    // A scan's device was connected when a connection to it was created after the scan began.
+    for i in calls.indices where calls[i].kind == .scan {
+      guard let scan = calls[i].scan else { continue }
+      for (d, device) in scan.devices.enumerated() {
+        if let create = lastCreate[device.address], scan.enable < create { calls[i].scan?.devices[d].connected = true }
+      }
+    }
+    for connection in timeline.connections {
+      if let disconnect = connection.disconnect {
+        if let command = disconnect.command {
+          var call = AppCall(kind: .disconnect, conn: connection.ref, start: command, end: disconnect.complete)
+          call.requests = [command.frame]
+          call.responses = [disconnect.complete.frame]
+          call.reason = disconnect.commandReason
+          calls.append(call)
+        }
+        if disconnect.initiator != .failedToEstablish {
+          var event = AppCall(
+            kind: .disconnected, conn: connection.ref, start: disconnect.complete, end: disconnect.complete)
+          event.responses = [disconnect.complete.frame]
+          event.reason = disconnect.reason
+          event.who = disconnect.initiator.rawValue
+          calls.append(event)
+        }
+      }
+      if let next = connection.reconnectedAs, let gap = connection.reconnectGapMicroseconds, let later = byID[next],
+        let complete = later.complete, connection.disconnect?.initiator != .failedToEstablish
+      {
+        var event = AppCall(kind: .reconnected, conn: later.ref, start: complete, end: complete)
+        event.responses = [complete.frame]
+        event.previousConn = connection.ref.id
+        event.gap = gap
+        if let link = links[next], let use = link.firstHandleUse {
+          event.cachedHandles = link.firstDiscovery.map { use < $0 } ?? true
+        }
+        calls.append(event)
+      }
+    }
+  }
+
+  /// Fills in the UUIDs and names the databases know at the end of the capture.
+  mutating func name(_ gatt: GATTTracker) {
+    for i in calls.indices where calls[i].kind.isATT || calls[i].kind == .notification || calls[i].kind == .indication {
+      guard let conn = calls[i].conn else { continue }
+      let server = gatt.servers.first { server in
+        calls[i].byLocal
+          ? server.key.address == conn.peer && conn.peer != nil && !server.key.isLocal : server.key.isLocal
+      }
+      guard var database = server?.database else { continue }
+      let library = gatt.library
+      switch calls[i].kind {
+      case .discoverCharacteristics, .discoverIncluded:
+        if let start = calls[i].startHandle, let service = database.service(containing: start) {
+          calls[i].uuid = service.uuid
+          calls[i].name = library.displayName(of: service.uuid)
+          calls[i].service = service.uuid
+          calls[i].serviceName = calls[i].name
+        }
+      case .discoverServices:
+        if let uuid = calls[i].uuid { calls[i].name = library.displayName(of: uuid) }
+      default:
+        guard calls[i].uuid == nil || calls[i].name == nil, let handle = calls[i].attrHandle,
+          let found = database.lookup(handle, names: library)
+        else { continue }
+        if calls[i].kind == .discoverDescriptors, found.kind != .value { continue }
+        Self.attribute(&calls[i], found)
+      }
+    }
+  }
+}
