@@ -317,30 +317,6 @@ public enum BuiltinFiles {
       "assigned-numbers/characteristics.tsv",
       #"""
 # Characteristic UUIDs from bluetooth-numbers-database (see LICENSE); key<TAB>name
-00001524-1212-efde-1523-785feabcd123	Blinky Button State
-00001525-1212-efde-1523-785feabcd123	Blinky LED State
-00001531-1212-efde-1523-785feabcd123	Legacy DFU Control Point
-00001532-1212-efde-1523-785feabcd123	Legacy DFU Packet
-00001534-1212-efde-1523-785feabcd123	Legacy DFU Version
-00001624-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Hub Characteristic
-00001626-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Bootloader Characteristic
-0a852c59-50d3-4492-bfd3-22fe58a24f01	Helium Hotspot Public Key
-1233	Deprecated Fast Pair Model ID
-1234	Deprecated Fast Pair Key-based Pairing
-1235	Deprecated Fast Pair Passkey
-1236	Deprecated Fast Pair Account Key
-1237	Deprecated Fast Pair Data
-14387801-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Service Version
-14387802-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Control Point
-14387803-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Data Out
-1524	Throughput Characteristic
-180efdef-7579-4b4a-b2df-72733b7fa2fe	Helium Hotspot Lights
-21490001-494a-4573-98af-f126af76f490	Distance Measurement Characteristic
-21490002-494a-4573-98af-f126af76f490	Azimuth Measurement Characteristic
-21490003-494a-4573-98af-f126af76f490	Elevation Measurement Characteristic
-21490004-494a-4573-98af-f126af76f490	DDF Feature
-21490005-494a-4573-98af-f126af76f490	Control Point
-22eac6e9-24d6-4bb5-be44-b36ace7c7bfb	Apple Data Source
 2a00	Device Name
 2a01	Appearance
 2a02	Peripheral Privacy Flag
@@ -815,182 +791,6 @@ public enum BuiltinFiles {
 2c03	BGS Features
 2c04	BGR Features
 2c05	Percentage 8 Steps
-2f7cabce-808d-411f-9a0c-bb92ba96c102	Apple Entity Update
-398168aa-0111-4ec0-b1fa-171671270608	Helium Hotspot WiFi Connect
-506a55c4-b5e7-46fa-8326-8acaeb1189eb	Sensor Hub Temperature
-51838aff-2d9a-b32a-b32a-8187e41664ba	Sensor Hub Pressure
-54220001-f6a5-4007-a371-722f4ebd8436	MDS Supported Features Characteristic
-54220002-f6a5-4007-a371-722f4ebd8436	MDS Device Identifier Characteristic
-54220003-f6a5-4007-a371-722f4ebd8436	MDS Device Data URI Characteristic
-54220004-f6a5-4007-a371-722f4ebd8436	MDS Device Authorization Characteristic
-54220005-f6a5-4007-a371-722f4ebd8436	MDS Device Data Export Characteristic
-57a70001-9350-11ed-a1eb-0242ac120002	Status Characteristic
-69d1d8f3-45e1-49a8-9821-9bbdfdaad9d9	Apple Control Point
-6e400002-b5a3-f393-e0a9-e50e24dcca9e	UART RX Characteristic
-6e400003-b5a3-f393-e0a9-e50e24dcca9e	UART TX Characteristic
-753e3050-df06-4b53-b090-5e1d810c4383	Sensor Hub Humidity
-7731de63-bc6a-4100-8ab1-89b2356b038b	Helium Hotspot WiFi SSID
-7dfc6001-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6002-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6003-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6005-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6101-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6102-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6103-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6104-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6105-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6106-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6107-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6108-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6201-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6202-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6203-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7005-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7006-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7007-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7008-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7009-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700a-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700b-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700c-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7103-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7104-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7105-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7106-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7107-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7108-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7109-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710b-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710c-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710d-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc8003-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc8004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc9001-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-82754bbb-6ed3-4d69-a0e1-f19f6b654ec2	Sensor Hub Red Color
-8cc6e0b3-98c5-40cc-b1d8-692940e6994b	Helium Hotspot WiFi Remove
-8e400001-f315-4f60-9fb8-838830daea50	Experimental Buttonless DFU
-8ec90001-f315-4f60-9fb8-838830daea50	DFU Control Point
-8ec90002-f315-4f60-9fb8-838830daea50	DFU Packet
-8ec90003-f315-4f60-9fb8-838830daea50	Buttonless DFU Without Bonds
-8ec90004-f315-4f60-9fb8-838830daea50	Buttonless DFU With Bonds
-932c32bd-0002-47a2-835a-a8d455b859dd	Philips Hue Light On/Off Toggle
-932c32bd-0003-47a2-835a-a8d455b859dd	Philips Hue Light Brightness Level
-932c32bd-0005-47a2-835a-a8d455b859dd	Philips Hue Light Color
-9b3c81d8-57b1-4a8a-b8df-0e56f7ca51c2	Apple Remote Command
-9c4314f2-8a0c-45fd-a58d-d4a7e64c3a57	Helium Hotspot WiFi MAC Address
-9fbf120d-6301-42d9-8c58-25e699a21dbd	Apple Notification Source
-a3c87501-8ed3-4bdf-8a39-a01bebede295	Eddystone Capabilities
-a3c87502-8ed3-4bdf-8a39-a01bebede295	Eddystone Active Slot
-a3c87503-8ed3-4bdf-8a39-a01bebede295	Eddystone Advertising Interval
-a3c87504-8ed3-4bdf-8a39-a01bebede295	Eddystone Radio Tx Power
-a3c87505-8ed3-4bdf-8a39-a01bebede295	Eddystone (Advanced) Advertised Tx Power
-a3c87506-8ed3-4bdf-8a39-a01bebede295	Eddystone Lock State
-a3c87507-8ed3-4bdf-8a39-a01bebede295	Eddystone Unlock
-a3c87508-8ed3-4bdf-8a39-a01bebede295	Eddystone Public ECDH Key
-a3c87509-8ed3-4bdf-8a39-a01bebede295	Eddystone EID Identity Key
-a3c8750a-8ed3-4bdf-8a39-a01bebede295	Eddystone ADV Slot Data
-a3c8750b-8ed3-4bdf-8a39-a01bebede295	Eddystone Advanced Factory Reset
-a3c8750c-8ed3-4bdf-8a39-a01bebede295	Eddystone (Advanced) Remain Connectable
-ad79cbce-65df-4bc6-bdd4-8ce2b6b75c59	Sensor Hub IAQ
-adaf0001-c332-42a8-93bd-25e905756cb8	Adafruit Sensor Measurement Period
-adaf0002-c332-42a8-93bd-25e905756cb8	Adafruit Sensor Service Version
-adaf0100-4669-6c65-5472-616e73666572	Adafruit Version
-adaf0101-c332-42a8-93bd-25e905756cb8	Adafruit Temperature
-adaf0200-4669-6c65-5472-616e73666572	Adafruit Raw TX/RX
-adaf0201-c332-42a8-93bd-25e905756cb8	Adafruit Acceleration
-adaf0301-c332-42a8-93bd-25e905756cb8	Adafruit Light Level
-adaf0401-c332-42a8-93bd-25e905756cb8	Adafruit Gyro
-adaf0501-c332-42a8-93bd-25e905756cb8	Adafruit Magnetic
-adaf0601-c332-42a8-93bd-25e905756cb8	Adafruit Pressed
-adaf0701-c332-42a8-93bd-25e905756cb8	Adafruit Humidity
-adaf0801-c332-42a8-93bd-25e905756cb8	Adafruit Pressure
-adaf0901-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Pin
-adaf0902-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Pin Type
-adaf0903-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Data
-adaf0904-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Buffer Size
-adaf0a01-c332-42a8-93bd-25e905756cb8	Adafruit Color
-adaf0b01-c332-42a8-93bd-25e905756cb8	Adafruit Sound Samples
-adaf0b02-c332-42a8-93bd-25e905756cb8	Adafruit Number of Channels
-adaf0c01-c332-42a8-93bd-25e905756cb8	Adafruit Tone
-adaf0d01-c332-42a8-93bd-25e905756cb8	Adafruit Quaternions
-adaf0d02-c332-42a8-93bd-25e905756cb8	Adafruit Calibration In
-adaf0d03-c332-42a8-93bd-25e905756cb8	Adafruit Calibration Out
-adaf0e01-c332-42a8-93bd-25e905756cb8	Adafruit Proximity
-b833d34f-d871-422c-bf9e-8e6ec117d57e	Helium Hotspot Diagnostics
-c6b2f38c-23ab-46d8-a6ab-a3a870bbd5d7	Apple Entity Attribute
-d083b2bd-be16-4600-b397-61512ca2f5ad	Helium Hotspot Onboarding Key
-d435f5de-01a4-4e7d-84ba-dfd347f60275	Helium Hotspot Assert Location
-d7515033-7e7b-45be-803f-c8737b171a29	Helium Hotspot WiFi Services
-da2e7828-fbce-4e01-ae9e-261174997c48	SMP Characteristic
-db7f9f36-92ce-4509-a2ef-af72ba38fb48	Sensor Hub Green Color
-df3b16ca-c985-4da2-a6d2-9b9b9abdb858	Helium Hotspot Add Gateway
-e125bda4-6fb8-11ea-bc55-0242ac130003	Helium Hotspot WiFi Configured Services
-e2a00002-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management RX Characteristic
-e2a00003-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management TX Characteristic
-e5866bd6-0288-4476-98ca-ef7da6b4d289	Helium Hotspot Ethernet Online
-e95d0d2d-251d-470a-a062-fa1922dfa9a8	micro:bit Scrolling Delay
-e95d1b25-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature Period
-e95d23c4-251d-470a-a062-fa1922dfa9a8	micro:bit Client Requirements
-e95d386c-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Period
-e95d5404-251d-470a-a062-fa1922dfa9a8	micro:bit Client Event
-e95d5899-251d-470a-a062-fa1922dfa9a8	micro:bit Pin AD Configuration
-e95d7b77-251d-470a-a062-fa1922dfa9a8	micro:bit LED Matrix State
-e95d8d00-251d-470a-a062-fa1922dfa9a8	micro:bit Pin Data
-e95d9250-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature
-e95d93b1-251d-470a-a062-fa1922dfa9a8	micro:bit DFU Control
-e95d93ee-251d-470a-a062-fa1922dfa9a8	micro:bit LED Text
-e95d9715-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Bearing
-e95d9775-251d-470a-a062-fa1922dfa9a8	micro:bit Event
-e95db84c-251d-470a-a062-fa1922dfa9a8	micro:bit Requirements
-e95db9fe-251d-470a-a062-fa1922dfa9a8	micro:bit Pin I/O Configuration
-e95dca4b-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Data
-e95dd822-251d-470a-a062-fa1922dfa9a8	micro:bit PWM Control
-e95dda90-251d-470a-a062-fa1922dfa9a8	micro:bit Button A State
-e95dda91-251d-470a-a062-fa1922dfa9a8	micro:bit Button B State
-e95dfb11-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Data
-e95dfb24-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Period
-ef680101-9b35-4933-9b10-52ffa9740042	Thingy Device Name
-ef680102-9b35-4933-9b10-52ffa9740042	Thingy Advertising Parameters
-ef680104-9b35-4933-9b10-52ffa9740042	Thingy Connection Parameters
-ef680105-9b35-4933-9b10-52ffa9740042	Thingy Eddystone URL
-ef680106-9b35-4933-9b10-52ffa9740042	Thingy Cloud Token
-ef680107-9b35-4933-9b10-52ffa9740042	Thingy FW Version
-ef680108-9b35-4933-9b10-52ffa9740042	Thingy MTU Request
-ef680201-9b35-4933-9b10-52ffa9740042	Thingy Temperature
-ef680202-9b35-4933-9b10-52ffa9740042	Thingy Pressure
-ef680203-9b35-4933-9b10-52ffa9740042	Thingy Humidity
-ef680204-9b35-4933-9b10-52ffa9740042	Thingy Air Quality
-ef680205-9b35-4933-9b10-52ffa9740042	Thingy Color
-ef680206-9b35-4933-9b10-52ffa9740042	Thingy Configuration
-ef680301-9b35-4933-9b10-52ffa9740042	Thingy LED State
-ef680302-9b35-4933-9b10-52ffa9740042	Thingy Button State
-ef680303-9b35-4933-9b10-52ffa9740042	Thingy EXT Pin
-ef680401-9b35-4933-9b10-52ffa9740042	Thingy Motion Config
-ef680402-9b35-4933-9b10-52ffa9740042	Thingy Tap
-ef680403-9b35-4933-9b10-52ffa9740042	Thingy Orientation
-ef680404-9b35-4933-9b10-52ffa9740042	Thingy Quaternion
-ef680405-9b35-4933-9b10-52ffa9740042	Thingy Pedometer
-ef680406-9b35-4933-9b10-52ffa9740042	Thingy Raw Data
-ef680407-9b35-4933-9b10-52ffa9740042	Thingy Euler
-ef680408-9b35-4933-9b10-52ffa9740042	Thingy Rotation Matrix
-ef680409-9b35-4933-9b10-52ffa9740042	Thingy Heading
-ef68040a-9b35-4933-9b10-52ffa9740042	Thingy Gravity Vector
-ef680501-9b35-4933-9b10-52ffa9740042	Thingy Sound Config
-ef680502-9b35-4933-9b10-52ffa9740042	Thingy Speaker Data
-ef680503-9b35-4933-9b10-52ffa9740042	Thingy Speaker Status
-ef680504-9b35-4933-9b10-52ffa9740042	Thingy Microphone
-f000ffc1-0451-4000-b000-000000000000	Texas Instruments Image Identify
-f000ffc2-0451-4000-b000-000000000000	Texas Instruments Image Block
-f000ffc5-0451-4000-b000-000000000000	Texas Instruments OAD Control
-f5d2eab5-41e8-4f7c-aef7-c9fff4c544c0	Sensor Hub Blue Color
-fa3cf070-d0c7-4668-96c4-86125c8ac5df	Sensor Hub Battery
-fe2c1233-8366-4814-8eb0-01de32100bea	Fast Pair Model ID
-fe2c1234-8366-4814-8eb0-01de32100bea	Fast Pair Key-based Pairing
-fe2c1235-8366-4814-8eb0-01de32100bea	Fast Pair Passkey
-fe2c1236-8366-4814-8eb0-01de32100bea	Fast Pair Account Key
-fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
 
 """#
     ),
@@ -4959,13 +4759,6 @@ fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
       "assigned-numbers/services.tsv",
       #"""
 # Service UUIDs from bluetooth-numbers-database (see LICENSE); key<TAB>name
-00001523-1212-efde-1523-785feabcd123	Nordic LED and Button Service
-00001530-1212-efde-1523-785feabcd123	Legacy DFU Service
-00001623-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Hub Service
-00001625-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Bootloader Service
-0483dadd-6c9d-6ca9-5d41-03ad4fff4abb	Nordic Throughput Service
-0fda92b2-44a2-4af2-84f5-fa682baa2b8d	Helium Hotspot Custom Service
-14387800-130c-49e7-b877-2881c89cb258	Nordic Wi-Fi Provisioning Service
 1800	Generic Access
 1801	Generic Attribute
 1802	Immediate Alert
@@ -5032,58 +4825,6 @@ fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
 1857	Electronic Shelf Label
 1858	Gaming Audio
 1859	Mesh Proxy Solicitation
-21490000-494a-4573-98af-f126af76f490	Nordic Direction and Distance Finding Service
-54220000-f6a5-4007-a371-722f4ebd8436	Memfault Diagnostic Service
-57a70000-9350-11ed-a1eb-0242ac120002	Nordic Status Message Service
-6e400001-b5a3-f393-e0a9-e50e24dcca9e	Nordic UART Service
-7905f431-b5ce-4e99-a40f-4b1e122d00d0	Apple Notification Center Service
-7dfc6000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc7000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc8000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc9000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-89d3502b-0f36-433a-8ef4-c502ad55f8dc	Apple Media Service
-8d53dc1d-1db7-4cd3-868b-8a527460aa84	SMP Service
-8e400001-f315-4f60-9fb8-838830daea50	Experimental Buttonless DFU Service
-932c32bd-0000-47a2-835a-a8d455b859dd	Philips Hue Light Control Service
-a3c87500-8ed3-4bdf-8a39-a01bebede295	Eddystone Configuration Service
-a5b46352-9d13-479f-9fcb-3dcdf0a13f4d	Thingy Sensor Hub
-adaf0100-c332-42a8-93bd-25e905756cb8	Adafruit Temperature Service
-adaf0200-c332-42a8-93bd-25e905756cb8	Adafruit Accelerometer Service
-adaf0300-c332-42a8-93bd-25e905756cb8	Adafruit Light Service
-adaf0400-c332-42a8-93bd-25e905756cb8	Adafruit Gyroscope Service
-adaf0500-c332-42a8-93bd-25e905756cb8	Adafruit Magnetometer Service
-adaf0600-c332-42a8-93bd-25e905756cb8	Adafruit Button Service
-adaf0700-c332-42a8-93bd-25e905756cb8	Adafruit Humidity Service
-adaf0800-c332-42a8-93bd-25e905756cb8	Adafruit Barometric Service
-adaf0900-c332-42a8-93bd-25e905756cb8	Adafruit Addressable Service
-adaf0a00-c332-42a8-93bd-25e905756cb8	Adafruit Color Service
-adaf0b00-c332-42a8-93bd-25e905756cb8	Adafruit Sound Service
-adaf0c00-c332-42a8-93bd-25e905756cb8	Adafruit Tone Service
-adaf0d00-c332-42a8-93bd-25e905756cb8	Adafruit Quaternion Service
-adaf0e00-c332-42a8-93bd-25e905756cb8	Adafruit Proximity Service
-b8843add-0000-4aa1-8794-c3f462030bda	Philips Hue Light Update Service
-e2a00001-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management Service
-e95d0753-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Service
-e95d127b-251d-470a-a062-fa1922dfa9a8	micro:bit IO Pin Service
-e95d6100-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature Service
-e95d93af-251d-470a-a062-fa1922dfa9a8	micro:bit Event Service
-e95d93b0-251d-470a-a062-fa1922dfa9a8	micro:bit DFU Control Service
-e95d9882-251d-470a-a062-fa1922dfa9a8	micro:bit Button Service
-e95dd91d-251d-470a-a062-fa1922dfa9a8	micro:bit LED Service
-e95df2d8-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Service
-ef680100-9b35-4933-9b10-52ffa9740042	Thingy Configuration Service
-ef680200-9b35-4933-9b10-52ffa9740042	Thingy Weather Station Service
-ef680300-9b35-4933-9b10-52ffa9740042	Thingy UI Service
-ef680400-9b35-4933-9b10-52ffa9740042	Thingy Motion Service
-ef680500-9b35-4933-9b10-52ffa9740042	Thingy Sound Service
-f000ffc0-0451-4000-b000-000000000000	Texas Instruments Over-the-Air Download (OAD) Service
-fd0d	Blecon Advertising Service
-fd6f	Exposure Notification Service
-fe0f	Signify Netherlands B.V. (formerly Philips Lighting) Service
-fe2c	Fast Pair Service
-fe59	Secure DFU Service
-feaa	Eddystone
-febb	File Transfer Service by Adafruit
 
 """#
     ),
@@ -6279,6 +6020,318 @@ descriptor 2907 "External Report Reference"
 descriptor 2908 "Report Reference"
   field id u8 "Report ID"
   field type u8 "Report Type" 1="Input Report" 2="Output Report" 3="Feature Report"
+
+"""#
+    ),
+    (
+      "vendor-uuids/bluetooth-numbers-database.tsv",
+      #"""
+# Vendor service, characteristic and descriptor UUIDs (every source but the SIG's "gss")
+# from bluetooth-numbers-database (see LICENSE); uuid<TAB>kind<TAB>name<TAB>source
+00001523-1212-efde-1523-785feabcd123	service	Nordic LED and Button Service	nordic
+00001530-1212-efde-1523-785feabcd123	service	Legacy DFU Service	nordic
+00001623-1212-efde-1623-785feabcd123	service	LEGO® Wireless Protocol v3 Hub Service	lego
+00001625-1212-efde-1623-785feabcd123	service	LEGO® Wireless Protocol v3 Bootloader Service	lego
+0483dadd-6c9d-6ca9-5d41-03ad4fff4abb	service	Nordic Throughput Service	nordic
+0fda92b2-44a2-4af2-84f5-fa682baa2b8d	service	Helium Hotspot Custom Service	helium
+14387800-130c-49e7-b877-2881c89cb258	service	Nordic Wi-Fi Provisioning Service	nordic
+21490000-494a-4573-98af-f126af76f490	service	Nordic Direction and Distance Finding Service	nordic
+54220000-f6a5-4007-a371-722f4ebd8436	service	Memfault Diagnostic Service	memfault
+57a70000-9350-11ed-a1eb-0242ac120002	service	Nordic Status Message Service	nordic
+6e400001-b5a3-f393-e0a9-e50e24dcca9e	service	Nordic UART Service	nordic
+7905f431-b5ce-4e99-a40f-4b1e122d00d0	service	Apple Notification Center Service	apple
+7dfc6000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc7000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc8000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc9000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+89d3502b-0f36-433a-8ef4-c502ad55f8dc	service	Apple Media Service	apple
+8d53dc1d-1db7-4cd3-868b-8a527460aa84	service	SMP Service	apache
+8e400001-f315-4f60-9fb8-838830daea50	service	Experimental Buttonless DFU Service	nordic
+932c32bd-0000-47a2-835a-a8d455b859dd	service	Philips Hue Light Control Service	philips-hue
+a3c87500-8ed3-4bdf-8a39-a01bebede295	service	Eddystone Configuration Service	google
+a5b46352-9d13-479f-9fcb-3dcdf0a13f4d	service	Thingy Sensor Hub	nordic
+adaf0100-c332-42a8-93bd-25e905756cb8	service	Adafruit Temperature Service	adafruit
+adaf0200-c332-42a8-93bd-25e905756cb8	service	Adafruit Accelerometer Service	adafruit
+adaf0300-c332-42a8-93bd-25e905756cb8	service	Adafruit Light Service	adafruit
+adaf0400-c332-42a8-93bd-25e905756cb8	service	Adafruit Gyroscope Service	adafruit
+adaf0500-c332-42a8-93bd-25e905756cb8	service	Adafruit Magnetometer Service	adafruit
+adaf0600-c332-42a8-93bd-25e905756cb8	service	Adafruit Button Service	adafruit
+adaf0700-c332-42a8-93bd-25e905756cb8	service	Adafruit Humidity Service	adafruit
+adaf0800-c332-42a8-93bd-25e905756cb8	service	Adafruit Barometric Service	adafruit
+adaf0900-c332-42a8-93bd-25e905756cb8	service	Adafruit Addressable Service	adafruit
+adaf0a00-c332-42a8-93bd-25e905756cb8	service	Adafruit Color Service	adafruit
+adaf0b00-c332-42a8-93bd-25e905756cb8	service	Adafruit Sound Service	adafruit
+adaf0c00-c332-42a8-93bd-25e905756cb8	service	Adafruit Tone Service	adafruit
+adaf0d00-c332-42a8-93bd-25e905756cb8	service	Adafruit Quaternion Service	adafruit
+adaf0e00-c332-42a8-93bd-25e905756cb8	service	Adafruit Proximity Service	adafruit
+b8843add-0000-4aa1-8794-c3f462030bda	service	Philips Hue Light Update Service	philips-hue
+e2a00001-ec31-4ec3-a97a-1c34d87e9878	service	Edge Impulse Remote Management Service	nordic
+e95d0753-251d-470a-a062-fa1922dfa9a8	service	micro:bit Accelerometer Service	microbit
+e95d127b-251d-470a-a062-fa1922dfa9a8	service	micro:bit IO Pin Service	microbit
+e95d6100-251d-470a-a062-fa1922dfa9a8	service	micro:bit Temperature Service	microbit
+e95d93af-251d-470a-a062-fa1922dfa9a8	service	micro:bit Event Service	microbit
+e95d93b0-251d-470a-a062-fa1922dfa9a8	service	micro:bit DFU Control Service	microbit
+e95d9882-251d-470a-a062-fa1922dfa9a8	service	micro:bit Button Service	microbit
+e95dd91d-251d-470a-a062-fa1922dfa9a8	service	micro:bit LED Service	microbit
+e95df2d8-251d-470a-a062-fa1922dfa9a8	service	micro:bit Magnetometer Service	microbit
+ef680100-9b35-4933-9b10-52ffa9740042	service	Thingy Configuration Service	nordic
+ef680200-9b35-4933-9b10-52ffa9740042	service	Thingy Weather Station Service	nordic
+ef680300-9b35-4933-9b10-52ffa9740042	service	Thingy UI Service	nordic
+ef680400-9b35-4933-9b10-52ffa9740042	service	Thingy Motion Service	nordic
+ef680500-9b35-4933-9b10-52ffa9740042	service	Thingy Sound Service	nordic
+f000ffc0-0451-4000-b000-000000000000	service	Texas Instruments Over-the-Air Download (OAD) Service	ti
+fd0d	service	Blecon Advertising Service	blecon
+fd6f	service	Exposure Notification Service	apple
+fe0f	service	Signify Netherlands B.V. (formerly Philips Lighting) Service	philips-hue
+fe2c	service	Fast Pair Service	google
+fe59	service	Secure DFU Service	nordic
+feaa	service	Eddystone	google
+febb	service	File Transfer Service by Adafruit	adafruit
+00001524-1212-efde-1523-785feabcd123	characteristic	Blinky Button State	nordic
+00001525-1212-efde-1523-785feabcd123	characteristic	Blinky LED State	nordic
+00001531-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Control Point	nordic
+00001532-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Packet	nordic
+00001534-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Version	nordic
+00001624-1212-efde-1623-785feabcd123	characteristic	LEGO® Wireless Protocol v3 Hub Characteristic	lego
+00001626-1212-efde-1623-785feabcd123	characteristic	LEGO® Wireless Protocol v3 Bootloader Characteristic	lego
+0a852c59-50d3-4492-bfd3-22fe58a24f01	characteristic	Helium Hotspot Public Key	helium
+1233	characteristic	Deprecated Fast Pair Model ID	google
+1234	characteristic	Deprecated Fast Pair Key-based Pairing	google
+1235	characteristic	Deprecated Fast Pair Passkey	google
+1236	characteristic	Deprecated Fast Pair Account Key	google
+1237	characteristic	Deprecated Fast Pair Data	google
+14387801-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Service Version	nordic
+14387802-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Control Point	nordic
+14387803-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Data Out	nordic
+1524	characteristic	Throughput Characteristic	nordic
+180efdef-7579-4b4a-b2df-72733b7fa2fe	characteristic	Helium Hotspot Lights	helium
+21490001-494a-4573-98af-f126af76f490	characteristic	Distance Measurement Characteristic	nordic
+21490002-494a-4573-98af-f126af76f490	characteristic	Azimuth Measurement Characteristic	nordic
+21490003-494a-4573-98af-f126af76f490	characteristic	Elevation Measurement Characteristic	nordic
+21490004-494a-4573-98af-f126af76f490	characteristic	DDF Feature	nordic
+21490005-494a-4573-98af-f126af76f490	characteristic	Control Point	nordic
+22eac6e9-24d6-4bb5-be44-b36ace7c7bfb	characteristic	Apple Data Source	apple
+2f7cabce-808d-411f-9a0c-bb92ba96c102	characteristic	Apple Entity Update	apple
+398168aa-0111-4ec0-b1fa-171671270608	characteristic	Helium Hotspot WiFi Connect	helium
+506a55c4-b5e7-46fa-8326-8acaeb1189eb	characteristic	Sensor Hub Temperature	nordic
+51838aff-2d9a-b32a-b32a-8187e41664ba	characteristic	Sensor Hub Pressure	nordic
+54220001-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Supported Features Characteristic	memfault
+54220002-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Identifier Characteristic	memfault
+54220003-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Data URI Characteristic	memfault
+54220004-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Authorization Characteristic	memfault
+54220005-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Data Export Characteristic	memfault
+57a70001-9350-11ed-a1eb-0242ac120002	characteristic	Status Characteristic	nordic
+69d1d8f3-45e1-49a8-9821-9bbdfdaad9d9	characteristic	Apple Control Point	apple
+6e400002-b5a3-f393-e0a9-e50e24dcca9e	characteristic	UART RX Characteristic	nordic
+6e400003-b5a3-f393-e0a9-e50e24dcca9e	characteristic	UART TX Characteristic	nordic
+753e3050-df06-4b53-b090-5e1d810c4383	characteristic	Sensor Hub Humidity	nordic
+7731de63-bc6a-4100-8ab1-89b2356b038b	characteristic	Helium Hotspot WiFi SSID	helium
+7dfc6001-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6002-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6003-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6005-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6101-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6102-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6103-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6104-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6105-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6106-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6107-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6108-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6201-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6202-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6203-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7005-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7006-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7007-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7008-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7009-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700a-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700b-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700c-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7103-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7104-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7105-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7106-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7107-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7108-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7109-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710b-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710c-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710d-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc8003-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc8004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc9001-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+82754bbb-6ed3-4d69-a0e1-f19f6b654ec2	characteristic	Sensor Hub Red Color	nordic
+8cc6e0b3-98c5-40cc-b1d8-692940e6994b	characteristic	Helium Hotspot WiFi Remove	helium
+8e400001-f315-4f60-9fb8-838830daea50	characteristic	Experimental Buttonless DFU	nordic
+8ec90001-f315-4f60-9fb8-838830daea50	characteristic	DFU Control Point	nordic
+8ec90002-f315-4f60-9fb8-838830daea50	characteristic	DFU Packet	nordic
+8ec90003-f315-4f60-9fb8-838830daea50	characteristic	Buttonless DFU Without Bonds	nordic
+8ec90004-f315-4f60-9fb8-838830daea50	characteristic	Buttonless DFU With Bonds	nordic
+932c32bd-0002-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light On/Off Toggle	philips-hue
+932c32bd-0003-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light Brightness Level	philips-hue
+932c32bd-0005-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light Color	philips-hue
+9b3c81d8-57b1-4a8a-b8df-0e56f7ca51c2	characteristic	Apple Remote Command	apple
+9c4314f2-8a0c-45fd-a58d-d4a7e64c3a57	characteristic	Helium Hotspot WiFi MAC Address	helium
+9fbf120d-6301-42d9-8c58-25e699a21dbd	characteristic	Apple Notification Source	apple
+a3c87501-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Capabilities	google
+a3c87502-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Active Slot	google
+a3c87503-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Advertising Interval	google
+a3c87504-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Radio Tx Power	google
+a3c87505-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone (Advanced) Advertised Tx Power	google
+a3c87506-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Lock State	google
+a3c87507-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Unlock	google
+a3c87508-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Public ECDH Key	google
+a3c87509-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone EID Identity Key	google
+a3c8750a-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone ADV Slot Data	google
+a3c8750b-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Advanced Factory Reset	google
+a3c8750c-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone (Advanced) Remain Connectable	google
+ad79cbce-65df-4bc6-bdd4-8ce2b6b75c59	characteristic	Sensor Hub IAQ	nordic
+adaf0001-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sensor Measurement Period	adafruit
+adaf0002-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sensor Service Version	adafruit
+adaf0100-4669-6c65-5472-616e73666572	characteristic	Adafruit Version	adafruit
+adaf0101-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Temperature	adafruit
+adaf0200-4669-6c65-5472-616e73666572	characteristic	Adafruit Raw TX/RX	adafruit
+adaf0201-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Acceleration	adafruit
+adaf0301-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Light Level	adafruit
+adaf0401-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Gyro	adafruit
+adaf0501-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Magnetic	adafruit
+adaf0601-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pressed	adafruit
+adaf0701-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Humidity	adafruit
+adaf0801-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pressure	adafruit
+adaf0901-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Pin	adafruit
+adaf0902-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Pin Type	adafruit
+adaf0903-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Data	adafruit
+adaf0904-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Buffer Size	adafruit
+adaf0a01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Color	adafruit
+adaf0b01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sound Samples	adafruit
+adaf0b02-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Number of Channels	adafruit
+adaf0c01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Tone	adafruit
+adaf0d01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Quaternions	adafruit
+adaf0d02-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Calibration In	adafruit
+adaf0d03-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Calibration Out	adafruit
+adaf0e01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Proximity	adafruit
+b833d34f-d871-422c-bf9e-8e6ec117d57e	characteristic	Helium Hotspot Diagnostics	helium
+c6b2f38c-23ab-46d8-a6ab-a3a870bbd5d7	characteristic	Apple Entity Attribute	apple
+d083b2bd-be16-4600-b397-61512ca2f5ad	characteristic	Helium Hotspot Onboarding Key	helium
+d435f5de-01a4-4e7d-84ba-dfd347f60275	characteristic	Helium Hotspot Assert Location	helium
+d7515033-7e7b-45be-803f-c8737b171a29	characteristic	Helium Hotspot WiFi Services	helium
+da2e7828-fbce-4e01-ae9e-261174997c48	characteristic	SMP Characteristic	apache
+db7f9f36-92ce-4509-a2ef-af72ba38fb48	characteristic	Sensor Hub Green Color	nordic
+df3b16ca-c985-4da2-a6d2-9b9b9abdb858	characteristic	Helium Hotspot Add Gateway	helium
+e125bda4-6fb8-11ea-bc55-0242ac130003	characteristic	Helium Hotspot WiFi Configured Services	helium
+e2a00002-ec31-4ec3-a97a-1c34d87e9878	characteristic	Edge Impulse Remote Management RX Characteristic	nordic
+e2a00003-ec31-4ec3-a97a-1c34d87e9878	characteristic	Edge Impulse Remote Management TX Characteristic	nordic
+e5866bd6-0288-4476-98ca-ef7da6b4d289	characteristic	Helium Hotspot Ethernet Online	helium
+e95d0d2d-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Scrolling Delay	microbit
+e95d1b25-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Temperature Period	microbit
+e95d23c4-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Client Requirements	microbit
+e95d386c-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Period	microbit
+e95d5404-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Client Event	microbit
+e95d5899-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin AD Configuration	microbit
+e95d7b77-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit LED Matrix State	microbit
+e95d8d00-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin Data	microbit
+e95d9250-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Temperature	microbit
+e95d93b1-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit DFU Control	microbit
+e95d93ee-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit LED Text	microbit
+e95d9715-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Bearing	microbit
+e95d9775-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Event	microbit
+e95db84c-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Requirements	microbit
+e95db9fe-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin I/O Configuration	microbit
+e95dca4b-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Accelerometer Data	microbit
+e95dd822-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit PWM Control	microbit
+e95dda90-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Button A State	microbit
+e95dda91-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Button B State	microbit
+e95dfb11-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Data	microbit
+e95dfb24-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Accelerometer Period	microbit
+ef680101-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Device Name	nordic
+ef680102-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Advertising Parameters	nordic
+ef680104-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Connection Parameters	nordic
+ef680105-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Eddystone URL	nordic
+ef680106-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Cloud Token	nordic
+ef680107-9b35-4933-9b10-52ffa9740042	characteristic	Thingy FW Version	nordic
+ef680108-9b35-4933-9b10-52ffa9740042	characteristic	Thingy MTU Request	nordic
+ef680201-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Temperature	nordic
+ef680202-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Pressure	nordic
+ef680203-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Humidity	nordic
+ef680204-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Air Quality	nordic
+ef680205-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Color	nordic
+ef680206-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Configuration	nordic
+ef680301-9b35-4933-9b10-52ffa9740042	characteristic	Thingy LED State	nordic
+ef680302-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Button State	nordic
+ef680303-9b35-4933-9b10-52ffa9740042	characteristic	Thingy EXT Pin	nordic
+ef680401-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Motion Config	nordic
+ef680402-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Tap	nordic
+ef680403-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Orientation	nordic
+ef680404-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Quaternion	nordic
+ef680405-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Pedometer	nordic
+ef680406-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Raw Data	nordic
+ef680407-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Euler	nordic
+ef680408-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Rotation Matrix	nordic
+ef680409-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Heading	nordic
+ef68040a-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Gravity Vector	nordic
+ef680501-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Sound Config	nordic
+ef680502-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Speaker Data	nordic
+ef680503-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Speaker Status	nordic
+ef680504-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Microphone	nordic
+f000ffc1-0451-4000-b000-000000000000	characteristic	Texas Instruments Image Identify	ti
+f000ffc2-0451-4000-b000-000000000000	characteristic	Texas Instruments Image Block	ti
+f000ffc5-0451-4000-b000-000000000000	characteristic	Texas Instruments OAD Control	ti
+f5d2eab5-41e8-4f7c-aef7-c9fff4c544c0	characteristic	Sensor Hub Blue Color	nordic
+fa3cf070-d0c7-4668-96c4-86125c8ac5df	characteristic	Sensor Hub Battery	nordic
+fe2c1233-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Model ID	google
+fe2c1234-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Key-based Pairing	google
+fe2c1235-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Passkey	google
+fe2c1236-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Account Key	google
+fe2c1237-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Data	google
+
+"""#
+    ),
+    (
+      "vendor-uuids/hand-kept.tsv",
+      #"""
+# Vendor UUIDs kept by hand: protocols bluetooth-numbers-database does not list, and names
+# that must differ from its spelling. A row here wins over bluetooth-numbers-database.tsv;
+# the SIG's assigned numbers win over both. Each group cites the public document that
+# defines its UUIDs. uuid<TAB>kind<TAB>name<TAB>source
+#
+# mcumgr (Zephyr's Simple Management Protocol) over Bluetooth: Zephyr documentation,
+# "SMP Transport Specification", Bluetooth transport. Named mcumgr, because "SMP" in a
+# Bluetooth capture is the Security Manager Protocol.
+8d53dc1d-1db7-4cd3-868b-8a527460aa84	service	mcumgr Service	zephyr
+da2e7828-fbce-4e01-ae9e-261174997c48	characteristic	mcumgr Characteristic	zephyr
+#
+# Silicon Labs Bluetooth OTA (Gecko Bootloader): Silicon Labs AN1086, "Using the Gecko
+# Bootloader with the Silicon Labs Bluetooth Applications", the Silicon Labs OTA GATT service.
+1d14d6ee-fd63-4fa1-bfa4-8f47b42119f0	service	Silicon Labs OTA Service	silabs
+f7bf3564-fb6d-4e53-88a4-5e37e0326063	characteristic	Silicon Labs OTA Control	silabs
+984227f3-34fc-4045-a5d0-2c581f81a153	characteristic	Silicon Labs OTA Data	silabs
+25f05c0a-e917-46e9-b2a5-aa2be1245afe	characteristic	Silicon Labs Gecko Bootloader Version	silabs
+4f4a2368-8cca-451e-bfff-cf0e2ee23e9f	characteristic	Silicon Labs AppLoader Version	silabs
+4cc07bcf-0868-4b32-9dad-ba4cc41e5316	characteristic	Silicon Labs OTA Version	silabs
+0d77cc11-4ac1-49f2-bfa9-cd96ac7a92f8	characteristic	Silicon Labs Application Version	silabs
+#
+# Matter commissioning over Bluetooth (BTP): Matter Core Specification, "Bluetooth Transport
+# Protocol (BTP)", GATT service and characteristics; 0xfff6 is the 16-bit service UUID the
+# Bluetooth SIG assigned to the Connectivity Standards Alliance for Matter.
+fff6	service	Matter Commissioning Service	csa
+18ee2ef5-263d-4559-959f-4f9c429f9d11	characteristic	Matter BTP C1 (Write)	csa
+18ee2ef5-263d-4559-959f-4f9c429f9d12	characteristic	Matter BTP C2 (Indicate)	csa
+64630238-8772-45f2-b87d-748a83218f04	characteristic	Matter BTP C3 (Additional Commissioning Data)	csa
+#
+# Espressif ESP-IDF Wi-Fi provisioning over BLE (protocomm): ESP-IDF Programming Guide,
+# "Wi-Fi Provisioning", BLE transport. The service UUID is the one ESP-IDF's provisioning
+# example and Espressif's provisioning apps use; each endpoint's UUID replaces its bytes
+# 12-13 with the endpoint's 16-bit id (0xff4f-0xff53).
+021a9004-0382-4aea-bff4-6b3f1c5adfb4	service	ESP Wi-Fi Provisioning Service	espressif
+021aff4f-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-ctrl	espressif
+021aff50-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-scan	espressif
+021aff51-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-session	espressif
+021aff52-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-config	espressif
+021aff53-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning proto-ver	espressif
 
 """#
     ),
