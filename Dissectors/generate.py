@@ -30,7 +30,7 @@ def write_table(name, header, rows, folder=TABLES):
 KINDS = ("service", "characteristic", "descriptor")
 
 # Where the database's name differs from the spec's.
-SPEC_NAMES = {"2901": "Characteristic User Description"}
+SPEC_NAMES = {"2901": "Characteristic User Description", "2b02": "Mass Flow"}
 
 
 def import_numbers(source):
