@@ -3,8 +3,11 @@
 
     Dissectors/generate.py [--import ../shared/reference/assigned-numbers]
 
-With --import, first rewrite Dissectors/assigned-numbers/*.tsv from the Bluetooth
-numbers database (NordicSemiconductor/bluetooth-numbers-database, v1/*.json).
+With --import, first rewrite Dissectors/assigned-numbers/*.tsv (the Bluetooth SIG's
+numbers, source "gss") and Dissectors/vendor-uuids/bluetooth-numbers-database.tsv (every
+other source: Nordic, Apple, Google, TI, ...) from the Bluetooth numbers database
+(NordicSemiconductor/bluetooth-numbers-database, v1/*.json, BSD-3-Clause: its LICENSE is
+copied next to both). Dissectors/vendor-uuids/hand-kept.tsv is not touched.
 Then embed every file under Dissectors/ (the .tsv tables and the .dissector formats)
 as text in Sources/BLEDissect/Dissectors/BuiltinFiles+Generated.swift, which the
 binary parses lazily. A test checks that the embedded text equals the files.
@@ -16,15 +19,18 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE.parent / "Sources/BLEDissect/Dissectors/BuiltinFiles+Generated.swift"
 TABLES = HERE / "assigned-numbers"
+VENDOR = HERE / "vendor-uuids"
 
 
-def write_table(name, header, rows):
-    lines = [f"# {header}"] + [f"{key}\t{value}" for key, value in rows]
-    (TABLES / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+def write_table(name, header, rows, folder=TABLES):
+    lines = [f"# {line}" for line in header.split("\n")] + ["\t".join(row) for row in rows]
+    (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
+
+KINDS = ("service", "characteristic", "descriptor")
 
 # Where the database's name differs from the spec's.
-SPEC_NAMES = {"2901": "Characteristic User Description"}
+SPEC_NAMES = {"2901": "Characteristic User Description", "2b02": "Mass Flow"}
 
 
 def import_numbers(source):
@@ -33,17 +39,34 @@ def import_numbers(source):
     note = "from bluetooth-numbers-database (see LICENSE); key<TAB>name"
     companies = sorted((c["code"], c["name"]) for c in load("company_ids.json"))
     write_table("companies.tsv", f"Company Identifiers {note}", [(f"0x{code:04x}", name) for code, name in companies])
-    for kind in ("service", "characteristic", "descriptor"):
-        rows = sorted((e["uuid"].lower(), e["name"].strip()) for e in load(f"{kind}_uuids.json"))
+    vendor_rows = []
+    for kind in KINDS:
+        entries = load(f"{kind}_uuids.json")
+        rows = sorted((e["uuid"].lower(), e["name"].strip()) for e in entries if e["source"] == "gss")
         rows = [(key, SPEC_NAMES.get(key, name)) for key, name in rows]
         write_table(f"{kind}s.tsv", f"{kind.capitalize()} UUIDs {note}", rows)
+        sig = {key for key, _ in rows}
+        for e in entries:
+            key = e["uuid"].lower()
+            if e["source"] != "gss" and key not in sig:  # the SIG's name stays authoritative
+                vendor_rows.append((key, kind, e["name"].strip(), e["source"]))
+    VENDOR.mkdir(exist_ok=True)
+    write_table(
+        "bluetooth-numbers-database.tsv",
+        "Vendor service, characteristic and descriptor UUIDs (every source but the SIG's \"gss\")\n"
+        + "from bluetooth-numbers-database (see LICENSE); uuid<TAB>kind<TAB>name<TAB>source",
+        # Kind by kind, as the SIG's files: a UUID listed as two kinds is named by the first.
+        sorted(vendor_rows, key=lambda row: (KINDS.index(row[1]), row[0])),
+        folder=VENDOR,
+    )
     rows = []
     for category in load("gap_appearance.json"):
         rows.append((f"0x{category['category'] << 6:04x}", category["name"]))
         for sub in category.get("subcategory", []):
             rows.append((f"0x{category['category'] << 6 | sub['value']:04x}", f"{category['name']}: {sub['name']}"))
     write_table("appearance.tsv", f"Appearance values (category << 6 | subcategory) {note}", sorted(rows))
-    (TABLES / "LICENSE").write_text((source / "LICENSE").read_text(encoding="utf-8"), encoding="utf-8")
+    for folder in (TABLES, VENDOR):
+        (folder / "LICENSE").write_text((source / "LICENSE").read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def swift_literal(text):

@@ -317,30 +317,6 @@ public enum BuiltinFiles {
       "assigned-numbers/characteristics.tsv",
       #"""
 # Characteristic UUIDs from bluetooth-numbers-database (see LICENSE); key<TAB>name
-00001524-1212-efde-1523-785feabcd123	Blinky Button State
-00001525-1212-efde-1523-785feabcd123	Blinky LED State
-00001531-1212-efde-1523-785feabcd123	Legacy DFU Control Point
-00001532-1212-efde-1523-785feabcd123	Legacy DFU Packet
-00001534-1212-efde-1523-785feabcd123	Legacy DFU Version
-00001624-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Hub Characteristic
-00001626-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Bootloader Characteristic
-0a852c59-50d3-4492-bfd3-22fe58a24f01	Helium Hotspot Public Key
-1233	Deprecated Fast Pair Model ID
-1234	Deprecated Fast Pair Key-based Pairing
-1235	Deprecated Fast Pair Passkey
-1236	Deprecated Fast Pair Account Key
-1237	Deprecated Fast Pair Data
-14387801-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Service Version
-14387802-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Control Point
-14387803-130c-49e7-b877-2881c89cb258	Wi-Fi Provisioning Data Out
-1524	Throughput Characteristic
-180efdef-7579-4b4a-b2df-72733b7fa2fe	Helium Hotspot Lights
-21490001-494a-4573-98af-f126af76f490	Distance Measurement Characteristic
-21490002-494a-4573-98af-f126af76f490	Azimuth Measurement Characteristic
-21490003-494a-4573-98af-f126af76f490	Elevation Measurement Characteristic
-21490004-494a-4573-98af-f126af76f490	DDF Feature
-21490005-494a-4573-98af-f126af76f490	Control Point
-22eac6e9-24d6-4bb5-be44-b36ace7c7bfb	Apple Data Source
 2a00	Device Name
 2a01	Appearance
 2a02	Peripheral Privacy Flag
@@ -592,7 +568,7 @@ public enum BuiltinFiles {
 2aff	Luminous Flux
 2b00	Luminous Flux Range
 2b01	Luminous Intensity
-2b02	B02 Mass Flow
+2b02	Mass Flow
 2b03	Perceived Lightness
 2b04	Percentage 8
 2b05	Power
@@ -815,182 +791,6 @@ public enum BuiltinFiles {
 2c03	BGS Features
 2c04	BGR Features
 2c05	Percentage 8 Steps
-2f7cabce-808d-411f-9a0c-bb92ba96c102	Apple Entity Update
-398168aa-0111-4ec0-b1fa-171671270608	Helium Hotspot WiFi Connect
-506a55c4-b5e7-46fa-8326-8acaeb1189eb	Sensor Hub Temperature
-51838aff-2d9a-b32a-b32a-8187e41664ba	Sensor Hub Pressure
-54220001-f6a5-4007-a371-722f4ebd8436	MDS Supported Features Characteristic
-54220002-f6a5-4007-a371-722f4ebd8436	MDS Device Identifier Characteristic
-54220003-f6a5-4007-a371-722f4ebd8436	MDS Device Data URI Characteristic
-54220004-f6a5-4007-a371-722f4ebd8436	MDS Device Authorization Characteristic
-54220005-f6a5-4007-a371-722f4ebd8436	MDS Device Data Export Characteristic
-57a70001-9350-11ed-a1eb-0242ac120002	Status Characteristic
-69d1d8f3-45e1-49a8-9821-9bbdfdaad9d9	Apple Control Point
-6e400002-b5a3-f393-e0a9-e50e24dcca9e	UART RX Characteristic
-6e400003-b5a3-f393-e0a9-e50e24dcca9e	UART TX Characteristic
-753e3050-df06-4b53-b090-5e1d810c4383	Sensor Hub Humidity
-7731de63-bc6a-4100-8ab1-89b2356b038b	Helium Hotspot WiFi SSID
-7dfc6001-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6002-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6003-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6005-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6101-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6102-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6103-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6104-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6105-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6106-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6107-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6108-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6201-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6202-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc6203-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7005-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7006-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7007-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7008-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7009-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700a-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700b-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc700c-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7103-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7104-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7105-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7106-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7107-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7108-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc7109-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710b-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710c-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc710d-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc8003-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc8004-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-7dfc9001-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Characteristic
-82754bbb-6ed3-4d69-a0e1-f19f6b654ec2	Sensor Hub Red Color
-8cc6e0b3-98c5-40cc-b1d8-692940e6994b	Helium Hotspot WiFi Remove
-8e400001-f315-4f60-9fb8-838830daea50	Experimental Buttonless DFU
-8ec90001-f315-4f60-9fb8-838830daea50	DFU Control Point
-8ec90002-f315-4f60-9fb8-838830daea50	DFU Packet
-8ec90003-f315-4f60-9fb8-838830daea50	Buttonless DFU Without Bonds
-8ec90004-f315-4f60-9fb8-838830daea50	Buttonless DFU With Bonds
-932c32bd-0002-47a2-835a-a8d455b859dd	Philips Hue Light On/Off Toggle
-932c32bd-0003-47a2-835a-a8d455b859dd	Philips Hue Light Brightness Level
-932c32bd-0005-47a2-835a-a8d455b859dd	Philips Hue Light Color
-9b3c81d8-57b1-4a8a-b8df-0e56f7ca51c2	Apple Remote Command
-9c4314f2-8a0c-45fd-a58d-d4a7e64c3a57	Helium Hotspot WiFi MAC Address
-9fbf120d-6301-42d9-8c58-25e699a21dbd	Apple Notification Source
-a3c87501-8ed3-4bdf-8a39-a01bebede295	Eddystone Capabilities
-a3c87502-8ed3-4bdf-8a39-a01bebede295	Eddystone Active Slot
-a3c87503-8ed3-4bdf-8a39-a01bebede295	Eddystone Advertising Interval
-a3c87504-8ed3-4bdf-8a39-a01bebede295	Eddystone Radio Tx Power
-a3c87505-8ed3-4bdf-8a39-a01bebede295	Eddystone (Advanced) Advertised Tx Power
-a3c87506-8ed3-4bdf-8a39-a01bebede295	Eddystone Lock State
-a3c87507-8ed3-4bdf-8a39-a01bebede295	Eddystone Unlock
-a3c87508-8ed3-4bdf-8a39-a01bebede295	Eddystone Public ECDH Key
-a3c87509-8ed3-4bdf-8a39-a01bebede295	Eddystone EID Identity Key
-a3c8750a-8ed3-4bdf-8a39-a01bebede295	Eddystone ADV Slot Data
-a3c8750b-8ed3-4bdf-8a39-a01bebede295	Eddystone Advanced Factory Reset
-a3c8750c-8ed3-4bdf-8a39-a01bebede295	Eddystone (Advanced) Remain Connectable
-ad79cbce-65df-4bc6-bdd4-8ce2b6b75c59	Sensor Hub IAQ
-adaf0001-c332-42a8-93bd-25e905756cb8	Adafruit Sensor Measurement Period
-adaf0002-c332-42a8-93bd-25e905756cb8	Adafruit Sensor Service Version
-adaf0100-4669-6c65-5472-616e73666572	Adafruit Version
-adaf0101-c332-42a8-93bd-25e905756cb8	Adafruit Temperature
-adaf0200-4669-6c65-5472-616e73666572	Adafruit Raw TX/RX
-adaf0201-c332-42a8-93bd-25e905756cb8	Adafruit Acceleration
-adaf0301-c332-42a8-93bd-25e905756cb8	Adafruit Light Level
-adaf0401-c332-42a8-93bd-25e905756cb8	Adafruit Gyro
-adaf0501-c332-42a8-93bd-25e905756cb8	Adafruit Magnetic
-adaf0601-c332-42a8-93bd-25e905756cb8	Adafruit Pressed
-adaf0701-c332-42a8-93bd-25e905756cb8	Adafruit Humidity
-adaf0801-c332-42a8-93bd-25e905756cb8	Adafruit Pressure
-adaf0901-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Pin
-adaf0902-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Pin Type
-adaf0903-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Data
-adaf0904-c332-42a8-93bd-25e905756cb8	Adafruit Pixel Buffer Size
-adaf0a01-c332-42a8-93bd-25e905756cb8	Adafruit Color
-adaf0b01-c332-42a8-93bd-25e905756cb8	Adafruit Sound Samples
-adaf0b02-c332-42a8-93bd-25e905756cb8	Adafruit Number of Channels
-adaf0c01-c332-42a8-93bd-25e905756cb8	Adafruit Tone
-adaf0d01-c332-42a8-93bd-25e905756cb8	Adafruit Quaternions
-adaf0d02-c332-42a8-93bd-25e905756cb8	Adafruit Calibration In
-adaf0d03-c332-42a8-93bd-25e905756cb8	Adafruit Calibration Out
-adaf0e01-c332-42a8-93bd-25e905756cb8	Adafruit Proximity
-b833d34f-d871-422c-bf9e-8e6ec117d57e	Helium Hotspot Diagnostics
-c6b2f38c-23ab-46d8-a6ab-a3a870bbd5d7	Apple Entity Attribute
-d083b2bd-be16-4600-b397-61512ca2f5ad	Helium Hotspot Onboarding Key
-d435f5de-01a4-4e7d-84ba-dfd347f60275	Helium Hotspot Assert Location
-d7515033-7e7b-45be-803f-c8737b171a29	Helium Hotspot WiFi Services
-da2e7828-fbce-4e01-ae9e-261174997c48	SMP Characteristic
-db7f9f36-92ce-4509-a2ef-af72ba38fb48	Sensor Hub Green Color
-df3b16ca-c985-4da2-a6d2-9b9b9abdb858	Helium Hotspot Add Gateway
-e125bda4-6fb8-11ea-bc55-0242ac130003	Helium Hotspot WiFi Configured Services
-e2a00002-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management RX Characteristic
-e2a00003-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management TX Characteristic
-e5866bd6-0288-4476-98ca-ef7da6b4d289	Helium Hotspot Ethernet Online
-e95d0d2d-251d-470a-a062-fa1922dfa9a8	micro:bit Scrolling Delay
-e95d1b25-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature Period
-e95d23c4-251d-470a-a062-fa1922dfa9a8	micro:bit Client Requirements
-e95d386c-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Period
-e95d5404-251d-470a-a062-fa1922dfa9a8	micro:bit Client Event
-e95d5899-251d-470a-a062-fa1922dfa9a8	micro:bit Pin AD Configuration
-e95d7b77-251d-470a-a062-fa1922dfa9a8	micro:bit LED Matrix State
-e95d8d00-251d-470a-a062-fa1922dfa9a8	micro:bit Pin Data
-e95d9250-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature
-e95d93b1-251d-470a-a062-fa1922dfa9a8	micro:bit DFU Control
-e95d93ee-251d-470a-a062-fa1922dfa9a8	micro:bit LED Text
-e95d9715-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Bearing
-e95d9775-251d-470a-a062-fa1922dfa9a8	micro:bit Event
-e95db84c-251d-470a-a062-fa1922dfa9a8	micro:bit Requirements
-e95db9fe-251d-470a-a062-fa1922dfa9a8	micro:bit Pin I/O Configuration
-e95dca4b-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Data
-e95dd822-251d-470a-a062-fa1922dfa9a8	micro:bit PWM Control
-e95dda90-251d-470a-a062-fa1922dfa9a8	micro:bit Button A State
-e95dda91-251d-470a-a062-fa1922dfa9a8	micro:bit Button B State
-e95dfb11-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Data
-e95dfb24-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Period
-ef680101-9b35-4933-9b10-52ffa9740042	Thingy Device Name
-ef680102-9b35-4933-9b10-52ffa9740042	Thingy Advertising Parameters
-ef680104-9b35-4933-9b10-52ffa9740042	Thingy Connection Parameters
-ef680105-9b35-4933-9b10-52ffa9740042	Thingy Eddystone URL
-ef680106-9b35-4933-9b10-52ffa9740042	Thingy Cloud Token
-ef680107-9b35-4933-9b10-52ffa9740042	Thingy FW Version
-ef680108-9b35-4933-9b10-52ffa9740042	Thingy MTU Request
-ef680201-9b35-4933-9b10-52ffa9740042	Thingy Temperature
-ef680202-9b35-4933-9b10-52ffa9740042	Thingy Pressure
-ef680203-9b35-4933-9b10-52ffa9740042	Thingy Humidity
-ef680204-9b35-4933-9b10-52ffa9740042	Thingy Air Quality
-ef680205-9b35-4933-9b10-52ffa9740042	Thingy Color
-ef680206-9b35-4933-9b10-52ffa9740042	Thingy Configuration
-ef680301-9b35-4933-9b10-52ffa9740042	Thingy LED State
-ef680302-9b35-4933-9b10-52ffa9740042	Thingy Button State
-ef680303-9b35-4933-9b10-52ffa9740042	Thingy EXT Pin
-ef680401-9b35-4933-9b10-52ffa9740042	Thingy Motion Config
-ef680402-9b35-4933-9b10-52ffa9740042	Thingy Tap
-ef680403-9b35-4933-9b10-52ffa9740042	Thingy Orientation
-ef680404-9b35-4933-9b10-52ffa9740042	Thingy Quaternion
-ef680405-9b35-4933-9b10-52ffa9740042	Thingy Pedometer
-ef680406-9b35-4933-9b10-52ffa9740042	Thingy Raw Data
-ef680407-9b35-4933-9b10-52ffa9740042	Thingy Euler
-ef680408-9b35-4933-9b10-52ffa9740042	Thingy Rotation Matrix
-ef680409-9b35-4933-9b10-52ffa9740042	Thingy Heading
-ef68040a-9b35-4933-9b10-52ffa9740042	Thingy Gravity Vector
-ef680501-9b35-4933-9b10-52ffa9740042	Thingy Sound Config
-ef680502-9b35-4933-9b10-52ffa9740042	Thingy Speaker Data
-ef680503-9b35-4933-9b10-52ffa9740042	Thingy Speaker Status
-ef680504-9b35-4933-9b10-52ffa9740042	Thingy Microphone
-f000ffc1-0451-4000-b000-000000000000	Texas Instruments Image Identify
-f000ffc2-0451-4000-b000-000000000000	Texas Instruments Image Block
-f000ffc5-0451-4000-b000-000000000000	Texas Instruments OAD Control
-f5d2eab5-41e8-4f7c-aef7-c9fff4c544c0	Sensor Hub Blue Color
-fa3cf070-d0c7-4668-96c4-86125c8ac5df	Sensor Hub Battery
-fe2c1233-8366-4814-8eb0-01de32100bea	Fast Pair Model ID
-fe2c1234-8366-4814-8eb0-01de32100bea	Fast Pair Key-based Pairing
-fe2c1235-8366-4814-8eb0-01de32100bea	Fast Pair Passkey
-fe2c1236-8366-4814-8eb0-01de32100bea	Fast Pair Account Key
-fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
 
 """#
     ),
@@ -4959,13 +4759,6 @@ fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
       "assigned-numbers/services.tsv",
       #"""
 # Service UUIDs from bluetooth-numbers-database (see LICENSE); key<TAB>name
-00001523-1212-efde-1523-785feabcd123	Nordic LED and Button Service
-00001530-1212-efde-1523-785feabcd123	Legacy DFU Service
-00001623-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Hub Service
-00001625-1212-efde-1623-785feabcd123	LEGO® Wireless Protocol v3 Bootloader Service
-0483dadd-6c9d-6ca9-5d41-03ad4fff4abb	Nordic Throughput Service
-0fda92b2-44a2-4af2-84f5-fa682baa2b8d	Helium Hotspot Custom Service
-14387800-130c-49e7-b877-2881c89cb258	Nordic Wi-Fi Provisioning Service
 1800	Generic Access
 1801	Generic Attribute
 1802	Immediate Alert
@@ -5032,58 +4825,6 @@ fe2c1237-8366-4814-8eb0-01de32100bea	Fast Pair Data
 1857	Electronic Shelf Label
 1858	Gaming Audio
 1859	Mesh Proxy Solicitation
-21490000-494a-4573-98af-f126af76f490	Nordic Direction and Distance Finding Service
-54220000-f6a5-4007-a371-722f4ebd8436	Memfault Diagnostic Service
-57a70000-9350-11ed-a1eb-0242ac120002	Nordic Status Message Service
-6e400001-b5a3-f393-e0a9-e50e24dcca9e	Nordic UART Service
-7905f431-b5ce-4e99-a40f-4b1e122d00d0	Apple Notification Center Service
-7dfc6000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc7000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc8000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-7dfc9000-7d1c-4951-86aa-8d9728f8d66c	Apple Reserved Service
-89d3502b-0f36-433a-8ef4-c502ad55f8dc	Apple Media Service
-8d53dc1d-1db7-4cd3-868b-8a527460aa84	SMP Service
-8e400001-f315-4f60-9fb8-838830daea50	Experimental Buttonless DFU Service
-932c32bd-0000-47a2-835a-a8d455b859dd	Philips Hue Light Control Service
-a3c87500-8ed3-4bdf-8a39-a01bebede295	Eddystone Configuration Service
-a5b46352-9d13-479f-9fcb-3dcdf0a13f4d	Thingy Sensor Hub
-adaf0100-c332-42a8-93bd-25e905756cb8	Adafruit Temperature Service
-adaf0200-c332-42a8-93bd-25e905756cb8	Adafruit Accelerometer Service
-adaf0300-c332-42a8-93bd-25e905756cb8	Adafruit Light Service
-adaf0400-c332-42a8-93bd-25e905756cb8	Adafruit Gyroscope Service
-adaf0500-c332-42a8-93bd-25e905756cb8	Adafruit Magnetometer Service
-adaf0600-c332-42a8-93bd-25e905756cb8	Adafruit Button Service
-adaf0700-c332-42a8-93bd-25e905756cb8	Adafruit Humidity Service
-adaf0800-c332-42a8-93bd-25e905756cb8	Adafruit Barometric Service
-adaf0900-c332-42a8-93bd-25e905756cb8	Adafruit Addressable Service
-adaf0a00-c332-42a8-93bd-25e905756cb8	Adafruit Color Service
-adaf0b00-c332-42a8-93bd-25e905756cb8	Adafruit Sound Service
-adaf0c00-c332-42a8-93bd-25e905756cb8	Adafruit Tone Service
-adaf0d00-c332-42a8-93bd-25e905756cb8	Adafruit Quaternion Service
-adaf0e00-c332-42a8-93bd-25e905756cb8	Adafruit Proximity Service
-b8843add-0000-4aa1-8794-c3f462030bda	Philips Hue Light Update Service
-e2a00001-ec31-4ec3-a97a-1c34d87e9878	Edge Impulse Remote Management Service
-e95d0753-251d-470a-a062-fa1922dfa9a8	micro:bit Accelerometer Service
-e95d127b-251d-470a-a062-fa1922dfa9a8	micro:bit IO Pin Service
-e95d6100-251d-470a-a062-fa1922dfa9a8	micro:bit Temperature Service
-e95d93af-251d-470a-a062-fa1922dfa9a8	micro:bit Event Service
-e95d93b0-251d-470a-a062-fa1922dfa9a8	micro:bit DFU Control Service
-e95d9882-251d-470a-a062-fa1922dfa9a8	micro:bit Button Service
-e95dd91d-251d-470a-a062-fa1922dfa9a8	micro:bit LED Service
-e95df2d8-251d-470a-a062-fa1922dfa9a8	micro:bit Magnetometer Service
-ef680100-9b35-4933-9b10-52ffa9740042	Thingy Configuration Service
-ef680200-9b35-4933-9b10-52ffa9740042	Thingy Weather Station Service
-ef680300-9b35-4933-9b10-52ffa9740042	Thingy UI Service
-ef680400-9b35-4933-9b10-52ffa9740042	Thingy Motion Service
-ef680500-9b35-4933-9b10-52ffa9740042	Thingy Sound Service
-f000ffc0-0451-4000-b000-000000000000	Texas Instruments Over-the-Air Download (OAD) Service
-fd0d	Blecon Advertising Service
-fd6f	Exposure Notification Service
-fe0f	Signify Netherlands B.V. (formerly Philips Lighting) Service
-fe2c	Fast Pair Service
-fe59	Secure DFU Service
-feaa	Eddystone
-febb	File Transfer Service by Adafruit
 
 """#
     ),
@@ -5134,6 +4875,403 @@ characteristic 2a46 "New Alert"
   field count u8 "Number of New Alert"
   field text utf8 "Text String Information" optional
 
+# Alert Category ID Bit Mask — ANS 1.0 (GSS, org.bluetooth.characteristic.alert_category_id_bit_mask): one
+# or two octets
+characteristic 2a42 "Alert Category ID Bit Mask"
+  field categories u8 "Category ID Bit Mask 0"
+    bit 0 simple "Simple Alert"
+    bit 1 email "Email"
+    bit 2 news "News"
+    bit 3 call "Call"
+    bit 4 missed_call "Missed Call"
+    bit 5 sms "SMS/MMS"
+    bit 6 voice_mail "Voice Mail"
+    bit 7 schedule "Schedule"
+  field categories_1 u8 "Category ID Bit Mask 1" optional
+    bit 0 high_priority "High Prioritized Alert"
+    bit 1 instant_message "Instant Message"
+
+# Supported New Alert Category — ANS 1.0 (GSS, org.bluetooth.characteristic.supported_new_alert_category)
+characteristic 2a47 "Supported New Alert Category"
+  field categories u8 "Category ID Bit Mask 0"
+    bit 0 simple "Simple Alert"
+    bit 1 email "Email"
+    bit 2 news "News"
+    bit 3 call "Call"
+    bit 4 missed_call "Missed Call"
+    bit 5 sms "SMS/MMS"
+    bit 6 voice_mail "Voice Mail"
+    bit 7 schedule "Schedule"
+  field categories_1 u8 "Category ID Bit Mask 1" optional
+    bit 0 high_priority "High Prioritized Alert"
+    bit 1 instant_message "Instant Message"
+
+# Supported Unread Alert Category — ANS 1.0 (GSS, org.bluetooth.characteristic.supported_unread_alert_category)
+characteristic 2a48 "Supported Unread Alert Category"
+  field categories u8 "Category ID Bit Mask 0"
+    bit 0 simple "Simple Alert"
+    bit 1 email "Email"
+    bit 2 news "News"
+    bit 3 call "Call"
+    bit 4 missed_call "Missed Call"
+    bit 5 sms "SMS/MMS"
+    bit 6 voice_mail "Voice Mail"
+    bit 7 schedule "Schedule"
+  field categories_1 u8 "Category ID Bit Mask 1" optional
+    bit 0 high_priority "High Prioritized Alert"
+    bit 1 instant_message "Instant Message"
+
+"""#
+    ),
+    (
+      "characteristics/audio.dissector",
+      #"""
+# LE Audio characteristics: volume (VCS 1.0, VOCS 1.0, AICS 1.0), microphone (MICS 1.0), coordinated
+# sets (CSIS 1.0), published audio capabilities (PACS 1.0), TMAP 1.0, hearing access (HAS 1.0), media
+# control (MCS 1.0) and telephone bearers (TBS 1.0). Audio Location and Context Type bits are from the
+# Assigned Numbers (Generic Audio).
+
+# Volume State — VCS 1.0
+characteristic 2b7d "Volume State"
+  field volume u8 "Volume_Setting"
+  field mute u8 "Mute" 0="Not Muted" 1=Muted
+  field change_counter u8 "Change_Counter"
+
+# Volume Control Point — VCS 1.0
+characteristic 2b7e "Volume Control Point"
+  field opcode u8 "Opcode" 0="Relative Volume Down" 1="Relative Volume Up" 2="Unmute/Relative Volume Down" 3="Unmute/Relative Volume Up"
+    4="Set Absolute Volume" 5=Unmute 6=Mute
+  field change_counter u8 "Change_Counter"
+  field volume u8 "Volume_Setting" if=opcode==4
+
+# Volume Flags — VCS 1.0
+characteristic 2b7f "Volume Flags"
+  field flags u8 "Volume Flags"
+    bit 0 persisted "Volume_Setting_Persisted" 0="Reset Volume Setting" 1="User Set Volume Setting"
+
+# Volume Offset State — VOCS 1.0
+characteristic 2b80 "Volume Offset State"
+  field offset s16 "Volume_Offset"
+  field change_counter u8 "Change_Counter"
+
+# Audio Location — VOCS 1.0
+characteristic 2b81 "Audio Location"
+  field location u32 "Audio Location"
+    bit 0 front_left "Front Left"
+    bit 1 front_right "Front Right"
+    bit 2 front_center "Front Center"
+    bit 3 low_frequency_effects_1 "Low Frequency Effects 1"
+    bit 4 back_left "Back Left"
+    bit 5 back_right "Back Right"
+    bit 6 front_left_of_center "Front Left of Center"
+    bit 7 front_right_of_center "Front Right of Center"
+    bit 8 back_center "Back Center"
+    bit 9 low_frequency_effects_2 "Low Frequency Effects 2"
+    bit 10 side_left "Side Left"
+    bit 11 side_right "Side Right"
+    bit 12 top_front_left "Top Front Left"
+    bit 13 top_front_right "Top Front Right"
+    bit 14 top_front_center "Top Front Center"
+    bit 15 top_center "Top Center"
+    bit 16 top_back_left "Top Back Left"
+    bit 17 top_back_right "Top Back Right"
+    bit 18 top_side_left "Top Side Left"
+    bit 19 top_side_right "Top Side Right"
+    bit 20 top_back_center "Top Back Center"
+    bit 21 bottom_front_center "Bottom Front Center"
+    bit 22 bottom_front_left "Bottom Front Left"
+    bit 23 bottom_front_right "Bottom Front Right"
+    bit 24 front_left_wide "Front Left Wide"
+    bit 25 front_right_wide "Front Right Wide"
+    bit 26 left_surround "Left Surround"
+    bit 27 right_surround "Right Surround"
+
+# Volume Offset Control Point — VOCS 1.0
+characteristic 2b82 "Volume Offset Control Point"
+  field opcode u8 "Opcode" 1="Set Volume Offset"
+  field change_counter u8 "Change_Counter"
+  field offset s16 "Volume_Offset" if=opcode==1
+
+# Audio Output Description — VOCS 1.0
+characteristic 2b83 "Audio Output Description"
+  field description utf8 "Audio Output Description"
+
+# Audio Input State — AICS 1.0
+characteristic 2b77 "Audio Input State"
+  field gain s8 "Gain_Setting"
+  field mute u8 "Mute" 0="Not Muted" 1=Muted 2=Disabled
+  field gain_mode u8 "Gain_Mode" 0="Manual Only" 1="Automatic Only" 2=Manual 3=Automatic
+  field change_counter u8 "Change_Counter"
+
+# Gain Settings Attribute — AICS 1.0 (its Gain Setting Properties)
+characteristic 2b78 "Gain Settings Attribute"
+  field units u8 "Gain_Setting_Units" unit=dB scale=0.1
+  field minimum s8 "Gain_Setting_Minimum"
+  field maximum s8 "Gain_Setting_Maximum"
+
+# Audio Input Status — AICS 1.0
+characteristic 2b7a "Audio Input Status"
+  field status u8 "Audio Input Status" 0=Inactive 1=Active
+
+# Audio Input Control Point — AICS 1.0
+characteristic 2b7b "Audio Input Control Point"
+  field opcode u8 "Opcode" 1="Set Gain Setting" 2=Unmute 3=Mute 4="Set Manual Gain Mode" 5="Set Automatic Gain Mode"
+  field change_counter u8 "Change_Counter"
+  field gain s8 "Gain_Setting" if=opcode==1
+
+# Audio Input Description — AICS 1.0
+characteristic 2b7c "Audio Input Description"
+  field description utf8 "Audio Input Description"
+
+# Mute — MICS 1.0
+characteristic 2bc3 "Mute"
+  field mute u8 "Mute" 0="Not Muted" 1=Muted 2=Disabled
+
+# Coordinated Set Size — CSIS 1.0
+characteristic 2b85 "Coordinated Set Size"
+  field size u8 "Coordinated Set Size"
+
+# Set Member Lock — CSIS 1.0
+characteristic 2b86 "Set Member Lock"
+  field lock u8 "Set Member Lock" 1=Unlocked 2=Locked
+
+# Set Member Rank — CSIS 1.0
+characteristic 2b87 "Set Member Rank"
+  field rank u8 "Set Member Rank"
+
+# Sink Audio Locations — PACS 1.0
+characteristic 2bca "Sink Audio Locations"
+  field locations u32 "Sink Audio Locations"
+    bit 0 front_left "Front Left"
+    bit 1 front_right "Front Right"
+    bit 2 front_center "Front Center"
+    bit 3 low_frequency_effects_1 "Low Frequency Effects 1"
+    bit 4 back_left "Back Left"
+    bit 5 back_right "Back Right"
+    bit 6 front_left_of_center "Front Left of Center"
+    bit 7 front_right_of_center "Front Right of Center"
+    bit 8 back_center "Back Center"
+    bit 9 low_frequency_effects_2 "Low Frequency Effects 2"
+    bit 10 side_left "Side Left"
+    bit 11 side_right "Side Right"
+    bit 12 top_front_left "Top Front Left"
+    bit 13 top_front_right "Top Front Right"
+    bit 14 top_front_center "Top Front Center"
+    bit 15 top_center "Top Center"
+    bit 16 top_back_left "Top Back Left"
+    bit 17 top_back_right "Top Back Right"
+    bit 18 top_side_left "Top Side Left"
+    bit 19 top_side_right "Top Side Right"
+    bit 20 top_back_center "Top Back Center"
+    bit 21 bottom_front_center "Bottom Front Center"
+    bit 22 bottom_front_left "Bottom Front Left"
+    bit 23 bottom_front_right "Bottom Front Right"
+    bit 24 front_left_wide "Front Left Wide"
+    bit 25 front_right_wide "Front Right Wide"
+    bit 26 left_surround "Left Surround"
+    bit 27 right_surround "Right Surround"
+
+# Source Audio Locations — PACS 1.0
+characteristic 2bcc "Source Audio Locations"
+  field locations u32 "Source Audio Locations"
+    bit 0 front_left "Front Left"
+    bit 1 front_right "Front Right"
+    bit 2 front_center "Front Center"
+    bit 3 low_frequency_effects_1 "Low Frequency Effects 1"
+    bit 4 back_left "Back Left"
+    bit 5 back_right "Back Right"
+    bit 6 front_left_of_center "Front Left of Center"
+    bit 7 front_right_of_center "Front Right of Center"
+    bit 8 back_center "Back Center"
+    bit 9 low_frequency_effects_2 "Low Frequency Effects 2"
+    bit 10 side_left "Side Left"
+    bit 11 side_right "Side Right"
+    bit 12 top_front_left "Top Front Left"
+    bit 13 top_front_right "Top Front Right"
+    bit 14 top_front_center "Top Front Center"
+    bit 15 top_center "Top Center"
+    bit 16 top_back_left "Top Back Left"
+    bit 17 top_back_right "Top Back Right"
+    bit 18 top_side_left "Top Side Left"
+    bit 19 top_side_right "Top Side Right"
+    bit 20 top_back_center "Top Back Center"
+    bit 21 bottom_front_center "Bottom Front Center"
+    bit 22 bottom_front_left "Bottom Front Left"
+    bit 23 bottom_front_right "Bottom Front Right"
+    bit 24 front_left_wide "Front Left Wide"
+    bit 25 front_right_wide "Front Right Wide"
+    bit 26 left_surround "Left Surround"
+    bit 27 right_surround "Right Surround"
+
+# Available Audio Contexts — PACS 1.0
+characteristic 2bcd "Available Audio Contexts"
+  field sink u16 "Available_Sink_Contexts"
+    bit 0 unspecified "Unspecified"
+    bit 1 conversational "Conversational"
+    bit 2 media "Media"
+    bit 3 game "Game"
+    bit 4 instructional "Instructional"
+    bit 5 voice_assistants "Voice assistants"
+    bit 6 live "Live"
+    bit 7 sound_effects "Sound effects"
+    bit 8 notifications "Notifications"
+    bit 9 ringtone "Ringtone"
+    bit 10 alerts "Alerts"
+    bit 11 emergency_alarm "Emergency alarm"
+  field source u16 "Available_Source_Contexts"
+    bit 0 unspecified "Unspecified"
+    bit 1 conversational "Conversational"
+    bit 2 media "Media"
+    bit 3 game "Game"
+    bit 4 instructional "Instructional"
+    bit 5 voice_assistants "Voice assistants"
+    bit 6 live "Live"
+    bit 7 sound_effects "Sound effects"
+    bit 8 notifications "Notifications"
+    bit 9 ringtone "Ringtone"
+    bit 10 alerts "Alerts"
+    bit 11 emergency_alarm "Emergency alarm"
+
+# Supported Audio Contexts — PACS 1.0
+characteristic 2bce "Supported Audio Contexts"
+  field sink u16 "Supported_Sink_Contexts"
+    bit 0 unspecified "Unspecified"
+    bit 1 conversational "Conversational"
+    bit 2 media "Media"
+    bit 3 game "Game"
+    bit 4 instructional "Instructional"
+    bit 5 voice_assistants "Voice assistants"
+    bit 6 live "Live"
+    bit 7 sound_effects "Sound effects"
+    bit 8 notifications "Notifications"
+    bit 9 ringtone "Ringtone"
+    bit 10 alerts "Alerts"
+    bit 11 emergency_alarm "Emergency alarm"
+  field source u16 "Supported_Source_Contexts"
+    bit 0 unspecified "Unspecified"
+    bit 1 conversational "Conversational"
+    bit 2 media "Media"
+    bit 3 game "Game"
+    bit 4 instructional "Instructional"
+    bit 5 voice_assistants "Voice assistants"
+    bit 6 live "Live"
+    bit 7 sound_effects "Sound effects"
+    bit 8 notifications "Notifications"
+    bit 9 ringtone "Ringtone"
+    bit 10 alerts "Alerts"
+    bit 11 emergency_alarm "Emergency alarm"
+
+# TMAP Role — TMAP 1.0
+characteristic 2b51 "TMAP Role"
+  field role u16 "TMAP Role"
+    bit 0 cg "Call Gateway (CG)"
+    bit 1 ct "Call Terminal (CT)"
+    bit 2 ums "Unicast Media Sender (UMS)"
+    bit 3 umr "Unicast Media Receiver (UMR)"
+    bit 4 bms "Broadcast Media Sender (BMS)"
+    bit 5 bmr "Broadcast Media Receiver (BMR)"
+
+# Hearing Aid Features — HAS 1.0
+characteristic 2bda "Hearing Aid Features"
+  field features u8 "Hearing Aid Features"
+    bits 0-1 type "Hearing Aid Type" 0="Binaural Hearing Aid" 1="Monaural Hearing Aid" 2="Banded Hearing Aid"
+    bit 2 preset_sync "Preset Synchronization Support"
+    bit 3 independent "Independent Presets"
+    bit 4 dynamic "Dynamic Presets"
+    bit 5 writable "Writable Presets Support"
+
+# Active Preset Index — HAS 1.0
+characteristic 2bdc "Active Preset Index"
+  field index u8 "Active Preset Index"
+
+# Content Control ID — MCS 1.0, TBS 1.0
+characteristic 2bba "Content Control ID"
+  field ccid u8 "Content Control ID"
+
+# Media Player Name — MCS 1.0
+characteristic 2b93 "Media Player Name"
+  field name utf8 "Media Player Name"
+
+# Track Title — MCS 1.0
+characteristic 2b97 "Track Title"
+  field title utf8 "Track Title"
+
+# Track Duration — MCS 1.0
+characteristic 2b98 "Track Duration"
+  field duration s32 "Track Duration" unit=s scale=0.01 -1="Track duration is unknown"
+
+# Track Position — MCS 1.0
+characteristic 2b99 "Track Position"
+  field position s32 "Track Position" unit=s scale=0.01 -1="Track position is unavailable"
+
+# Media State — MCS 1.0
+characteristic 2ba3 "Media State"
+  field state u8 "Media State" 0=Inactive 1=Playing 2=Paused 3=Seeking
+
+# Bearer Provider Name — TBS 1.0
+characteristic 2bb3 "Bearer Provider Name"
+  field name utf8 "Bearer Provider Name"
+
+# Bearer Technology — TBS 1.0
+characteristic 2bb5 "Bearer Technology"
+  field technology u8 "Bearer Technology" 1=3G 2=4G 3=LTE 4=Wi-Fi 5=5G 6=GSM 7=CDMA 8=2G 9=WCDMA
+
+# Status Flags — TBS 1.0
+characteristic 2bbb "Status Flags"
+  field flags u16 "Status Flags"
+    bit 0 inband_ringtone "Inband Ringtone" 0=Disabled 1=Enabled
+    bit 1 silent_mode "Silent Mode" 0="Server is not in silent mode" 1="Server is in silent mode"
+
+# Call State — TBS 1.0: one entry per call
+characteristic 2bbd "Call State"
+  group calls "Call" repeat
+    field index u8 "Call_Index"
+    field state u8 "State" 0=Incoming 1=Dialing 2=Alerting 3=Active 4="Locally Held" 5="Remotely Held"
+      6="Locally and Remotely Held"
+    field flags u8 "Call Flags"
+      bit 0 outgoing "Incoming/Outgoing" 0="Call is an incoming call" 1="Call is an outgoing call"
+      bit 1 withheld "Information withheld by server"
+      bit 2 withheld_by_network "Information withheld by network"
+
+# Termination Reason — TBS 1.0
+characteristic 2bc0 "Termination Reason"
+  field index u8 "Call_Index"
+  field reason u8 "Reason_Code" 0="Improper URI" 1="Call failed" 2="Remote party ended the call"
+    3="Server ended the call" 4="Line was busy" 5="Network congestion" 6="Client terminated the call" 7="No service"
+    8="No answer" 9=Unspecified
+
+# Incoming Call — TBS 1.0
+characteristic 2bc1 "Incoming Call"
+  field index u8 "Call_Index"
+  field uri utf8 "URI"
+
+# Call Friendly Name — TBS 1.0
+characteristic 2bc2 "Call Friendly Name"
+  field index u8 "Call_Index"
+  field name utf8 "Friendly_Name"
+
+"""#
+    ),
+    (
+      "characteristics/automation-io.dissector",
+      #"""
+# Automation IO service characteristics — AIOS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# Digital — AIOS 1.0 (GSS, org.bluetooth.characteristic.digital): an array of 2-bit states, four per
+# octet from the least significant bits (the Number of Digitals descriptor says how many are used)
+characteristic 2a56 "Digital"
+  group octets "Digital" repeat
+    field states u8 "Digital States"
+      bits 0-1 state_1 "Digital" 0=Inactive 1=Active 2=Tri-state 3=Output-state
+      bits 2-3 state_2 "Digital" 0=Inactive 1=Active 2=Tri-state 3=Output-state
+      bits 4-5 state_3 "Digital" 0=Inactive 1=Active 2=Tri-state 3=Output-state
+      bits 6-7 state_4 "Digital" 0=Inactive 1=Active 2=Tri-state 3=Output-state
+
+# Analog — AIOS 1.0 (GSS, org.bluetooth.characteristic.analog)
+characteristic 2a58 "Analog"
+  field analog u16 "Analog"
+
 """#
     ),
     (
@@ -5175,6 +5313,21 @@ characteristic 2bed "Battery Level Status"
   field additional u8 "Additional Status" if=additional_present
     bits 0-1 service_required "Service Required" 0=False 1=True 2=Unknown
     bit 2 battery_fault "Battery Fault" 0="No Fault" 1=Fault
+
+# Battery Power State — GATT XML org.bluetooth.characteristic.battery_power_state (withdrawn before the
+# GSS; the same octet ends Battery Level State)
+characteristic 2a1a "Battery Power State"
+  field state u8 "Battery Power State"
+    bits 0-1 present "Present" 0=Unknown 1="Not Supported" 2="Not Present" 3=Present
+    bits 2-3 discharging "Discharging" 0=Unknown 1="Not Supported" 2="Not Discharging" 3=Discharging
+    bits 4-5 charging "Charging" 0=Unknown 1="Not Chargeable" 2="Not Charging" 3=Charging
+    bits 6-7 level_state "Level" 0=Unknown 1="Not Supported" 2="Good Level" 3="Critically Low Level"
+
+# Battery Critical Status — BAS 1.1 (GSS, org.bluetooth.characteristic.battery_critical_status)
+characteristic 2be9 "Battery Critical Status"
+  field status u8 "Battery Critical Status"
+    bit 0 critical "Critical Power State"
+    bit 1 service_required "Immediate Service Required"
 
 """#
     ),
@@ -5259,6 +5412,231 @@ characteristic 2a49 "Blood Pressure Feature"
 """#
     ),
     (
+      "characteristics/bond-management.dissector",
+      #"""
+# Bond Management service characteristics — BMS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# Bond Management Control Point — BMS 1.0 (GSS, org.bluetooth.characteristic.bond_management_control_point)
+characteristic 2aa4 "Bond Management Control Point"
+  field opcode u8 "Op Code" 1="Delete bond of requesting device (BR/EDR and LE)"
+    2="Delete bond of requesting device (BR/EDR transport only)"
+    3="Delete bond of requesting device (LE transport only)" 4="Delete all bonds on server (BR/EDR and LE)"
+    5="Delete all bonds on server (BR/EDR transport only)" 6="Delete all bonds on server (LE transport only)"
+    7="Delete all but the active bond on server (BR/EDR and LE)"
+    8="Delete all but the active bond on server (BR/EDR transport only)"
+    9="Delete all but the active bond on server (LE transport only)"
+  field authorization utf8 "Authorization Code" optional
+
+# Bond Management Feature — BMS 1.0 (GSS, org.bluetooth.characteristic.bond_management_feature): one to
+# three octets, each further octet announced by the previous one's Feature Extension bit
+characteristic 2aa5 "Bond Management Feature"
+  field features u8 "Bond Management Feature"
+    bit 0 requesting_both "Delete bond of requesting device (BR/EDR and LE) supported"
+    bit 1 requesting_both_code "Authorization Code required for feature above"
+    bit 2 requesting_bredr "Delete bond of requesting device (BR/EDR transport only) supported"
+    bit 3 requesting_bredr_code "Authorization Code required for feature above"
+    bit 4 requesting_le "Delete bond of requesting device (LE transport only) supported"
+    bit 5 requesting_le_code "Authorization Code required for feature above"
+    bit 6 all_both "Remove all bonds on server (BR/EDR and LE) supported"
+    bit 7 all_both_code "Authorization Code required for feature above"
+  field features_2 u8 "Bond Management Feature (octet 2)" optional
+    bit 0 all_bredr "Remove all bonds on server (BR/EDR transport only) supported"
+    bit 1 all_bredr_code "Authorization Code required for feature above"
+    bit 2 all_le "Remove all bonds on server (LE transport only) supported"
+    bit 3 all_le_code "Authorization Code required for feature above"
+    bit 4 others_both "Remove all but the active bond on server (BR/EDR and LE) supported"
+    bit 5 others_both_code "Authorization Code required for feature above"
+    bit 6 others_bredr "Remove all but the active bond on server (BR/EDR transport only) supported"
+    bit 7 others_bredr_code "Authorization Code required for feature above"
+  field features_3 u8 "Bond Management Feature (octet 3)" optional
+    bit 0 others_le "Remove all but the active bond on server (LE transport only) supported"
+    bit 1 others_le_code "Authorization Code required for feature above"
+    bit 2 identify "Identify yourself supported"
+    bit 7 extension "Feature Extension"
+
+"""#
+    ),
+    (
+      "characteristics/cgm.dissector",
+      #"""
+# Continuous Glucose Monitoring service characteristics — CGMS 1.0.1, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below).
+# The E2E-CRC closes a value when the CGM Feature says it is supported, so it is optional here.
+
+# CGM Measurement — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_measurement)
+characteristic 2aa7 "CGM Measurement"
+  field size u8 "Size" unit=B
+  field flags u8 "Flags"
+    bit 0 trend_present "CGM Trend Information Present"
+    bit 1 quality_present "CGM Quality Present"
+    bit 5 warning_present "Sensor Status Annunciation Field, Warning-Octet present"
+    bit 6 cal_temp_present "Sensor Status Annunciation Field, Cal/Temp-Octet present"
+    bit 7 status_present "Sensor Status Annunciation Field, Status-Octet present"
+  field concentration sfloat "CGM Glucose Concentration" unit=mg/dL
+  field time_offset u16 "Time Offset" unit=min
+  field warning u8 "Sensor Status Annunciation - Warning-Octet" if=warning_present
+    bit 0 patient_low "Sensor result lower than the Patient Low level"
+    bit 1 patient_high "Sensor result higher than the Patient High level"
+    bit 2 hypo "Sensor result lower than the Hypo level"
+    bit 3 hyper "Sensor result higher than the Hyper level"
+    bit 4 decrease "Sensor Rate of Decrease exceeded"
+    bit 5 increase "Sensor Rate of Increase exceeded"
+    bit 6 too_low "Sensor result lower than the device can process"
+    bit 7 too_high "Sensor result higher than the device can process"
+  field cal_temp u8 "Sensor Status Annunciation - Cal/Temp-Octet" if=cal_temp_present
+    bit 0 time_sync "Time synchronization between sensor and collector required"
+    bit 1 calibration_not_allowed "Calibration not allowed"
+    bit 2 calibration_recommended "Calibration recommended"
+    bit 3 calibration_required "Calibration required"
+    bit 4 temperature_high "Sensor Temperature too high for valid test/result at time of measurement"
+    bit 5 temperature_low "Sensor temperature too low for valid test/result at time of measurement"
+  field status u8 "Sensor Status Annunciation - Status-Octet" if=status_present
+    bit 0 session_stopped "Session stopped"
+    bit 1 battery_low "Device battery low"
+    bit 2 sensor_type "Sensor type incorrect for device"
+    bit 3 malfunction "Sensor malfunction"
+    bit 4 device_alert "Device Specific Alert"
+    bit 5 device_fault "General device fault has occurred in the sensor"
+  field trend sfloat "CGM Trend Information" unit=mg/dL/min if=trend_present
+  field quality sfloat "CGM Quality" unit=% if=quality_present
+  field crc u16 "E2E-CRC" hex optional
+
+# CGM Feature — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_feature)
+characteristic 2aa8 "CGM Feature"
+  field features u24 "CGM Feature"
+    bit 0 calibration "Calibration Supported"
+    bit 1 patient_alerts "Patient High/Low Alerts supported"
+    bit 2 hypo_alerts "Hypo Alerts supported"
+    bit 3 hyper_alerts "Hyper Alerts supported"
+    bit 4 rate_alerts "Rate of Increase/Decrease Alerts supported"
+    bit 5 device_alert "Device Specific Alert supported"
+    bit 6 malfunction "Sensor Malfunction Detection supported"
+    bit 7 temperature "Sensor Temperature High-Low Detection supported"
+    bit 8 result "Sensor Result High-Low Detection supported"
+    bit 9 battery "Low Battery Detection supported"
+    bit 10 sensor_type "Sensor Type Error Detection supported"
+    bit 11 device_fault "General Device Fault supported"
+    bit 12 e2e_crc "E2E-CRC supported"
+    bit 13 multiple_bond "Multiple Bond supported"
+    bit 14 multiple_sessions "Multiple Sessions supported"
+    bit 15 trend "CGM Trend Information supported"
+    bit 16 quality "CGM Quality supported"
+  field type_and_location u8 "CGM Type-Sample Location"
+    bits 0-3 type "CGM Type" 1="Capillary Whole blood" 2="Capillary Plasma" 3="Venous Whole blood"
+      4="Venous Plasma" 5="Arterial Whole blood" 6="Arterial Plasma" 7="Undetermined Whole blood"
+      8="Undetermined Plasma" 9="Interstitial Fluid (ISF)" 10="Control Solution"
+    bits 4-7 location "CGM Sample Location" 1=Finger 2="Alternate Site Test (AST)" 3=Earlobe
+      4="Control solution" 5="Subcutaneous tissue" 15="Sample Location value not available"
+  field crc u16 "E2E-CRC" hex 65535="E2E-CRC not supported"
+
+# CGM Status — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_status)
+characteristic 2aa9 "CGM Status"
+  field time_offset u16 "Time Offset" unit=min
+  field status u8 "CGM Status - Status-Octet"
+    bit 0 session_stopped "Session stopped"
+    bit 1 battery_low "Device battery low"
+    bit 2 sensor_type "Sensor type incorrect for device"
+    bit 3 malfunction "Sensor malfunction"
+    bit 4 device_alert "Device Specific Alert"
+    bit 5 device_fault "General device fault has occurred in the sensor"
+  field cal_temp u8 "CGM Status - Cal/Temp-Octet"
+    bit 0 time_sync "Time synchronization between sensor and collector required"
+    bit 1 calibration_not_allowed "Calibration not allowed"
+    bit 2 calibration_recommended "Calibration recommended"
+    bit 3 calibration_required "Calibration required"
+    bit 4 temperature_high "Sensor Temperature too high for valid test/result at time of measurement"
+    bit 5 temperature_low "Sensor temperature too low for valid test/result at time of measurement"
+  field warning u8 "CGM Status - Warning-Octet"
+    bit 0 patient_low "Sensor result lower than the Patient Low level"
+    bit 1 patient_high "Sensor result higher than the Patient High level"
+    bit 2 hypo "Sensor result lower than the Hypo level"
+    bit 3 hyper "Sensor result higher than the Hyper level"
+    bit 4 decrease "Sensor Rate of Decrease exceeded"
+    bit 5 increase "Sensor Rate of Increase exceeded"
+    bit 6 too_low "Sensor result lower than the device can process"
+    bit 7 too_high "Sensor result higher than the device can process"
+  field crc u16 "E2E-CRC" hex optional
+
+# CGM Session Start Time — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_session_start_time)
+characteristic 2aaa "CGM Session Start Time"
+  group start "Session Start Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field zone s8 "Time Zone" unit=min scale=15 -128="Time zone offset is not known"
+  field dst u8 "DST-Offset" 0="Standard Time" 2="Half An Hour Daylight Time (+0.5h)" 4="Daylight Time (+1h)"
+    8="Double Daylight Time (+2h)" 255="DST offset is not known"
+  field crc u16 "E2E-CRC" hex optional
+
+# CGM Session Run Time — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_session_run_time)
+characteristic 2aab "CGM Session Run Time"
+  field run_time u16 "CGM Session Run Time" unit=h
+  field crc u16 "E2E-CRC" hex optional
+
+# CGM Specific Ops Control Point — CGMS 1.0.1 (GSS, org.bluetooth.characteristic.cgm_specific_ops_control_point)
+characteristic 2aac "CGM Specific Ops Control Point"
+  field opcode u8 "Op Code" 1="Set CGM Communication Interval" 2="Get CGM Communication Interval"
+    3="CGM Communication Interval response" 4="Set Glucose Calibration value" 5="Get Glucose Calibration Value"
+    6="Glucose Calibration Value response" 7="Set Patient High Alert Level" 8="Get Patient High Alert Level"
+    9="Patient High Alert Level Response" 10="Set Patient Low Alert Level" 11="Get Patient Low Alert Level"
+    12="Patient Low Alert Level Response" 13="Set Hypo Alert Level" 14="Get Hypo Alert Level"
+    15="Hypo Alert Level Response" 16="Set Hyper Alert Level" 17="Get Hyper Alert Level"
+    18="Hyper Alert Level Response" 19="Set Rate of Decrease Alert Level" 20="Get Rate of Decrease Alert Level"
+    21="Rate of Decrease Alert Level Response" 22="Set Rate of Increase Alert Level"
+    23="Get Rate of Increase Alert Level" 24="Rate of Increase Alert Level Response"
+    25="Reset Device Specific Alert" 26="Start the Session" 27="Stop the Session" 28="Response Code"
+  field interval u8 "Communication Interval" unit=min if=opcode==1 0="Periodic communication disabled"
+    255="Fastest interval supported"
+  field interval u8 "Communication Interval" unit=min if=opcode==3 0="Periodic communication disabled"
+  group calibration "Calibration Value" if=opcode==4
+    field concentration sfloat "Glucose Concentration of Calibration" unit=mg/dL
+    field time u16 "Calibration Time" unit=min
+    field type_and_location u8 "Calibration Type-Sample Location"
+      bits 0-3 type "Type"
+      bits 4-7 location "Sample Location"
+    field next u16 "Next Calibration Time" unit=min
+    field record u16 "Calibration Data Record Number"
+    field status u8 "Calibration Status"
+      bit 0 rejected "Calibration Data rejected (Calibration failed)"
+      bit 1 out_of_range "Calibration Data out of range"
+      bit 2 pending "Calibration Process Pending"
+  group calibration "Calibration Value" if=opcode==6
+    field concentration sfloat "Glucose Concentration of Calibration" unit=mg/dL
+    field time u16 "Calibration Time" unit=min
+    field type_and_location u8 "Calibration Type-Sample Location"
+      bits 0-3 type "Type"
+      bits 4-7 location "Sample Location"
+    field next u16 "Next Calibration Time" unit=min
+    field record u16 "Calibration Data Record Number"
+    field status u8 "Calibration Status"
+      bit 0 rejected "Calibration Data rejected (Calibration failed)"
+      bit 1 out_of_range "Calibration Data out of range"
+      bit 2 pending "Calibration Process Pending"
+  field record u16 "Calibration Data Record Number" if=opcode==5 65535="Last stored calibration record"
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==7
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==9
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==10
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==12
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==13
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==15
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==16
+  field level sfloat "Alert Level" unit=mg/dL if=opcode==18
+  field rate sfloat "Alert Level" unit=mg/dL/min if=opcode==19
+  field rate sfloat "Alert Level" unit=mg/dL/min if=opcode==21
+  field rate sfloat "Alert Level" unit=mg/dL/min if=opcode==22
+  field rate sfloat "Alert Level" unit=mg/dL/min if=opcode==24
+  field request u8 "Request Op Code" if=opcode==28
+  field result u8 "Response Code Value" if=opcode==28 1=Success 2="Op Code not supported" 3="Invalid Operand"
+    4="Procedure not completed" 5="Parameter out of range"
+  field crc u16 "E2E-CRC" hex optional
+
+"""#
+    ),
+    (
       "characteristics/current-time.dissector",
       #"""
 # Current Time, Next DST Change and Reference Time Update services — GSS, CTS 1.1
@@ -5298,6 +5676,19 @@ characteristic 2a0c "Exact Time 256"
     field seconds u8 "Seconds"
   field day_of_week u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
   field fractions u8 "Fractions256" unit=s scale=1/256
+
+# Exact Time 100 — GATT XML org.bluetooth.characteristic.exact_time_100 (withdrawn before the GSS; still
+# met in old devices): a Day Date Time and hundredths of a second
+characteristic 2a0b "Exact Time 100"
+  group date_time "Date Time"
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field day_of_week u8 "Day of Week" 0=Unknown 1=Monday 2=Tuesday 3=Wednesday 4=Thursday 5=Friday 6=Saturday 7=Sunday
+  field fractions u8 "Fractions100" unit=s scale=0.01
 
 # DST Offset — GSS 3.75
 characteristic 2a0d "DST Offset"
@@ -5437,6 +5828,57 @@ characteristic 2a65 "Cycling Power Feature"
     bits 20-21 distributed "Distributed System Support" 0="Unspecified (legacy sensor)"
       1="Not for use in a distributed system" 2="Can be used in a distributed system"
 
+# Cycling Power Vector — CPS 1.1 (GSS, org.bluetooth.characteristic.cycling_power_vector)
+characteristic 2a64 "Cycling Power Vector"
+  field flags u8 "Flags"
+    bit 0 crank_present "Crank Revolution Data Present"
+    bit 1 angle_present "First Crank Measurement Angle Present"
+    bit 2 forces_present "Instantaneous Force Magnitude Array Present"
+    bit 3 torques_present "Instantaneous Torque Magnitude Array Present"
+    bits 4-5 direction "Instantaneous Measurement Direction" 0=Unknown 1="Tangential Component"
+      2="Radial Component" 3="Lateral Component"
+  field crank_revolutions u16 "Crank Revolution Data - Cumulative Crank Revolutions" if=crank_present
+  field crank_time u16 "Crank Revolution Data - Last Crank Event Time" unit=s scale=1/1024 if=crank_present
+  field first_angle u16 "First Crank Measurement Angle" unit=° if=angle_present
+  field forces s16 "Instantaneous Force Magnitude Array" unit=N if=forces_present repeat
+  field torques s16 "Instantaneous Torque Magnitude Array" unit=N·m scale=1/32 if=torques_present repeat
+
+# Cycling Power Control Point — CPS 1.1 (GSS, org.bluetooth.characteristic.cycling_power_control_point)
+characteristic 2a66 "Cycling Power Control Point"
+  field opcode u8 "Op Code" 1="Set Cumulative Value" 2="Update Sensor Location"
+    3="Request Supported Sensor Locations" 4="Set Crank Length" 5="Request Crank Length" 6="Set Chain Length"
+    7="Request Chain Length" 8="Set Chain Weight" 9="Request Chain Weight" 10="Set Span Length"
+    11="Request Span Length" 12="Start Offset Compensation" 13="Mask Cycling Power Measurement Characteristic Content"
+    14="Request Sampling Rate" 15="Request Factory Calibration Date" 16="Start Enhanced Offset Compensation"
+    32="Response Code"
+  field cumulative u32 "Cumulative Value" if=opcode==1
+  field location u8 "Sensor Location" if=opcode==2 0=Other 1="Top of shoe" 2="In shoe" 3=Hip 4="Front Wheel"
+    5="Left Crank" 6="Right Crank" 7="Left Pedal" 8="Right Pedal" 9="Front Hub" 10="Rear Dropout"
+    11=Chainstay 12="Rear Wheel" 13="Rear Hub" 14=Chest 15=Spider 16="Chain Ring"
+  field crank_length u16 "Crank Length" unit=mm scale=0.5 if=opcode==4
+  field chain_length u16 "Chain Length" unit=mm if=opcode==6
+  field chain_weight u16 "Chain Weight" unit=g if=opcode==8
+  field span_length u16 "Span Length" unit=mm if=opcode==10
+  field mask u16 "Content Mask" if=opcode==13
+    bit 0 balance_off "Pedal Power Balance Turned off"
+    bit 1 torque_off "Accumulated Torque Turned off"
+    bit 2 wheel_off "Wheel Revolution Data Turned off"
+    bit 3 crank_off "Crank Revolution Data Turned off"
+    bit 4 magnitudes_off "Extreme Magnitudes Turned off"
+    bit 5 angles_off "Extreme Angles Turned off"
+    bit 6 top_off "Top Dead Spot Angle Turned off"
+    bit 7 bottom_off "Bottom Dead Spot Angle Turned off"
+    bit 8 energy_off "Accumulated Energy Turned off"
+  field request u8 "Request Op Code" if=opcode==32 1="Set Cumulative Value" 2="Update Sensor Location"
+    3="Request Supported Sensor Locations" 4="Set Crank Length" 5="Request Crank Length" 6="Set Chain Length"
+    7="Request Chain Length" 8="Set Chain Weight" 9="Request Chain Weight" 10="Set Span Length"
+    11="Request Span Length" 12="Start Offset Compensation"
+    13="Mask Cycling Power Measurement Characteristic Content" 14="Request Sampling Rate"
+    15="Request Factory Calibration Date" 16="Start Enhanced Offset Compensation"
+  field result u8 "Response Value" if=opcode==32 1=Success 2="Op Code not supported" 3="Invalid Operand"
+    4="Operation Failed"
+  field parameter bytes "Response Parameter" if=opcode==32 optional
+
 """#
     ),
     (
@@ -5559,6 +6001,398 @@ characteristic 2aa3 "Barometric Pressure Trend"
   field trend u8 "Barometric Pressure Trend" 0=Unknown 1="Continuously falling" 2="Continuously rising"
     3="Falling, then steady" 4="Rising, then steady" 5="Falling before a lesser rise" 6="Falling before a greater rise"
     7="Rising before a greater fall" 8="Rising before a lesser fall" 9=Steady
+
+# Descriptor Value Changed — ESS 1.0 (GSS, org.bluetooth.characteristic.descriptor_value_changed)
+characteristic 2a7d "Descriptor Value Changed"
+  field flags u16 "Flags"
+    bit 0 source "Source of Change" 0=Server 1=Client
+    bit 1 trigger_settings "Change to one or more ES Trigger Setting Descriptors"
+    bit 2 configuration "Change to ES Configuration Descriptor"
+    bit 3 measurement "Change to ES Measurement Descriptor"
+    bit 4 user_description "Change to Characteristic User Description Descriptor"
+  field characteristic uuid "Characteristic UUID"
+
+# Magnetic Flux Density - 2D — ESS 1.0 (GSS, org.bluetooth.characteristic.magnetic_flux_density_2d)
+characteristic 2aa0 "Magnetic Flux Density - 2D"
+  field x s16 "Magnetic Flux Density - X-Axis" unit=T exp=-7
+  field y s16 "Magnetic Flux Density - Y-Axis" unit=T exp=-7
+
+# Magnetic Flux Density - 3D — ESS 1.0 (GSS, org.bluetooth.characteristic.magnetic_flux_density_3d)
+characteristic 2aa1 "Magnetic Flux Density - 3D"
+  field x s16 "Magnetic Flux Density - X-Axis" unit=T exp=-7
+  field y s16 "Magnetic Flux Density - Y-Axis" unit=T exp=-7
+  field z s16 "Magnetic Flux Density - Z-Axis" unit=T exp=-7
+
+"""#
+    ),
+    (
+      "characteristics/fitness-machine.dissector",
+      #"""
+# Fitness Machine service characteristics — FTMS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# Fitness Machine Feature — FTMS 1.0 (GSS, org.bluetooth.characteristic.fitness_machine_feature)
+characteristic 2acc "Fitness Machine Feature"
+  field features u32 "Fitness Machine Features"
+    bit 0 average_speed "Average Speed Supported"
+    bit 1 cadence "Cadence Supported"
+    bit 2 total_distance "Total Distance Supported"
+    bit 3 inclination "Inclination Supported"
+    bit 4 elevation_gain "Elevation Gain Supported"
+    bit 5 pace "Pace Supported"
+    bit 6 step_count "Step Count Supported"
+    bit 7 resistance_level "Resistance Level Supported"
+    bit 8 stride_count "Stride Count Supported"
+    bit 9 expended_energy "Expended Energy Supported"
+    bit 10 heart_rate "Heart Rate Measurement Supported"
+    bit 11 metabolic_equivalent "Metabolic Equivalent Supported"
+    bit 12 elapsed_time "Elapsed Time Supported"
+    bit 13 remaining_time "Remaining Time Supported"
+    bit 14 power "Power Measurement Supported"
+    bit 15 force_on_belt "Force on Belt and Power Output Supported"
+    bit 16 user_data_retention "User Data Retention Supported"
+  field targets u32 "Target Setting Features"
+    bit 0 speed "Speed Target Setting Supported"
+    bit 1 inclination "Inclination Target Setting Supported"
+    bit 2 resistance "Resistance Target Setting Supported"
+    bit 3 power "Power Target Setting Supported"
+    bit 4 heart_rate "Heart Rate Target Setting Supported"
+    bit 5 energy "Targeted Expended Energy Configuration Supported"
+    bit 6 steps "Targeted Step Number Configuration Supported"
+    bit 7 strides "Targeted Stride Number Configuration Supported"
+    bit 8 distance "Targeted Distance Configuration Supported"
+    bit 9 training_time "Targeted Training Time Configuration Supported"
+    bit 10 two_zones "Targeted Time in Two Heart Rate Zones Configuration Supported"
+    bit 11 three_zones "Targeted Time in Three Heart Rate Zones Configuration Supported"
+    bit 12 five_zones "Targeted Time in Five Heart Rate Zones Configuration Supported"
+    bit 13 bike_simulation "Indoor Bike Simulation Parameters Supported"
+    bit 14 wheel_circumference "Wheel Circumference Configuration Supported"
+    bit 15 spin_down "Spin Down Control Supported"
+    bit 16 cadence "Targeted Cadence Configuration Supported"
+
+# Treadmill Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.treadmill_data); bit 0 "More
+# Data" set means the Instantaneous Speed is left out
+characteristic 2acd "Treadmill Data"
+  field flags u16 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 average_speed_present "Average Speed Present"
+    bit 2 distance_present "Total Distance Present"
+    bit 3 inclination_present "Inclination and Ramp Angle Setting Present"
+    bit 4 elevation_present "Elevation Gain Present"
+    bit 5 pace_present "Instantaneous Pace Present"
+    bit 6 average_pace_present "Average Pace Present"
+    bit 7 energy_present "Expended Energy Present"
+    bit 8 heart_rate_present "Heart Rate Present"
+    bit 9 met_present "Metabolic Equivalent Present"
+    bit 10 elapsed_present "Elapsed Time Present"
+    bit 11 remaining_present "Remaining Time Present"
+    bit 12 force_present "Force on Belt and Power Output Present"
+  field speed u16 "Instantaneous Speed" unit=km/h scale=0.01 if=!more_data
+  field average_speed u16 "Average Speed" unit=km/h scale=0.01 if=average_speed_present
+  field distance u24 "Total Distance" unit=m if=distance_present
+  field inclination s16 "Inclination" unit=% scale=0.1 if=inclination_present
+  field ramp_angle s16 "Ramp Angle Setting" unit=° scale=0.1 if=inclination_present
+  field positive_elevation u16 "Positive Elevation Gain" unit=m scale=0.1 if=elevation_present
+  field negative_elevation u16 "Negative Elevation Gain" unit=m scale=0.1 if=elevation_present
+  field pace u8 "Instantaneous Pace" unit=km/min scale=0.1 if=pace_present
+  field average_pace u8 "Average Pace" unit=km/min scale=0.1 if=average_pace_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+  field force s16 "Force on Belt" unit=N if=force_present
+  field power s16 "Power Output" unit=W if=force_present
+
+# Cross Trainer Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.cross_trainer_data)
+characteristic 2ace "Cross Trainer Data"
+  field flags u24 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 average_speed_present "Average Speed Present"
+    bit 2 distance_present "Total Distance Present"
+    bit 3 step_count_present "Step Count Present"
+    bit 4 stride_count_present "Stride Count Present"
+    bit 5 elevation_present "Elevation Gain Present"
+    bit 6 inclination_present "Inclination and Ramp Angle Setting Present"
+    bit 7 resistance_present "Resistance Level Present"
+    bit 8 power_present "Instantaneous Power Present"
+    bit 9 average_power_present "Average Power Present"
+    bit 10 energy_present "Expended Energy Present"
+    bit 11 heart_rate_present "Heart Rate Present"
+    bit 12 met_present "Metabolic Equivalent Present"
+    bit 13 elapsed_present "Elapsed Time Present"
+    bit 14 remaining_present "Remaining Time Present"
+    bit 15 backward "Movement Direction" 0=Forward 1=Backward
+  field speed u16 "Instantaneous Speed" unit=km/h scale=0.01 if=!more_data
+  field average_speed u16 "Average Speed" unit=km/h scale=0.01 if=average_speed_present
+  field distance u24 "Total Distance" unit=m if=distance_present
+  field step_rate u16 "Step Per Minute" unit=/min if=step_count_present
+  field average_step_rate u16 "Average Step Rate" unit=/min if=step_count_present
+  field stride_count u16 "Stride Count" scale=0.1 if=stride_count_present
+  field positive_elevation u16 "Positive Elevation Gain" unit=m if=elevation_present
+  field negative_elevation u16 "Negative Elevation Gain" unit=m if=elevation_present
+  field inclination s16 "Inclination" unit=% scale=0.1 if=inclination_present
+  field ramp_angle s16 "Ramp Angle Setting" unit=° scale=0.1 if=inclination_present
+  field resistance s16 "Resistance Level" if=resistance_present
+  field power s16 "Instantaneous Power" unit=W if=power_present
+  field average_power s16 "Average Power" unit=W if=average_power_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+
+# Step Climber Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.step_climber_data)
+characteristic 2acf "Step Climber Data"
+  field flags u16 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 step_rate_present "Step per Minute Present"
+    bit 2 average_step_rate_present "Average Step Rate Present"
+    bit 3 elevation_present "Positive Elevation Gain Present"
+    bit 4 energy_present "Expended Energy Present"
+    bit 5 heart_rate_present "Heart Rate Present"
+    bit 6 met_present "Metabolic Equivalent Present"
+    bit 7 elapsed_present "Elapsed Time Present"
+    bit 8 remaining_present "Remaining Time Present"
+  field floors u16 "Floors" if=!more_data
+  field step_count u16 "Step Count" if=!more_data
+  field step_rate u16 "Step per Minute" unit=/min if=step_rate_present
+  field average_step_rate u16 "Average Step Rate" unit=/min if=average_step_rate_present
+  field positive_elevation u16 "Positive Elevation Gain" unit=m if=elevation_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+
+# Stair Climber Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.stair_climber_data)
+characteristic 2ad0 "Stair Climber Data"
+  field flags u16 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 step_rate_present "Step per Minute Present"
+    bit 2 average_step_rate_present "Average Step Rate Present"
+    bit 3 elevation_present "Positive Elevation Gain Present"
+    bit 4 stride_count_present "Stride Count Present"
+    bit 5 energy_present "Expended Energy Present"
+    bit 6 heart_rate_present "Heart Rate Present"
+    bit 7 met_present "Metabolic Equivalent Present"
+    bit 8 elapsed_present "Elapsed Time Present"
+    bit 9 remaining_present "Remaining Time Present"
+  field floors u16 "Floors" if=!more_data
+  field step_rate u16 "Step per Minute" unit=/min if=step_rate_present
+  field average_step_rate u16 "Average Step Rate" unit=/min if=average_step_rate_present
+  field positive_elevation u16 "Positive Elevation Gain" unit=m if=elevation_present
+  field stride_count u16 "Stride Count" if=stride_count_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+
+# Rower Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.rower_data)
+characteristic 2ad1 "Rower Data"
+  field flags u16 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 average_stroke_present "Average Stroke Present"
+    bit 2 distance_present "Total Distance Present"
+    bit 3 pace_present "Instantaneous Pace Present"
+    bit 4 average_pace_present "Average Pace Present"
+    bit 5 power_present "Instantaneous Power Present"
+    bit 6 average_power_present "Average Power Present"
+    bit 7 resistance_present "Resistance Level Present"
+    bit 8 energy_present "Expended Energy Present"
+    bit 9 heart_rate_present "Heart Rate Present"
+    bit 10 met_present "Metabolic Equivalent Present"
+    bit 11 elapsed_present "Elapsed Time Present"
+    bit 12 remaining_present "Remaining Time Present"
+  field stroke_rate u8 "Stroke Rate" unit=/min scale=0.5 if=!more_data
+  field stroke_count u16 "Stroke Count" if=!more_data
+  field average_stroke_rate u8 "Average Stroke Rate" unit=/min scale=0.5 if=average_stroke_present
+  field distance u24 "Total Distance" unit=m if=distance_present
+  field pace u16 "Instantaneous Pace" unit=s if=pace_present
+  field average_pace u16 "Average Pace" unit=s if=average_pace_present
+  field power s16 "Instantaneous Power" unit=W if=power_present
+  field average_power s16 "Average Power" unit=W if=average_power_present
+  field resistance s16 "Resistance Level" if=resistance_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+
+# Indoor Bike Data — FTMS 1.0 (GSS, org.bluetooth.characteristic.indoor_bike_data)
+characteristic 2ad2 "Indoor Bike Data"
+  field flags u16 "Flags"
+    bit 0 more_data "More Data"
+    bit 1 average_speed_present "Average Speed Present"
+    bit 2 cadence_present "Instantaneous Cadence Present"
+    bit 3 average_cadence_present "Average Cadence Present"
+    bit 4 distance_present "Total Distance Present"
+    bit 5 resistance_present "Resistance Level Present"
+    bit 6 power_present "Instantaneous Power Present"
+    bit 7 average_power_present "Average Power Present"
+    bit 8 energy_present "Expended Energy Present"
+    bit 9 heart_rate_present "Heart Rate Present"
+    bit 10 met_present "Metabolic Equivalent Present"
+    bit 11 elapsed_present "Elapsed Time Present"
+    bit 12 remaining_present "Remaining Time Present"
+  field speed u16 "Instantaneous Speed" unit=km/h scale=0.01 if=!more_data
+  field average_speed u16 "Average Speed" unit=km/h scale=0.01 if=average_speed_present
+  field cadence u16 "Instantaneous Cadence" unit=/min scale=0.5 if=cadence_present
+  field average_cadence u16 "Average Cadence" unit=/min scale=0.5 if=average_cadence_present
+  field distance u24 "Total Distance" unit=m if=distance_present
+  field resistance s16 "Resistance Level" if=resistance_present
+  field power s16 "Instantaneous Power" unit=W if=power_present
+  field average_power s16 "Average Power" unit=W if=average_power_present
+  field total_energy u16 "Total Energy" unit=kcal if=energy_present
+  field energy_per_hour u16 "Energy Per Hour" unit=kcal if=energy_present
+  field energy_per_minute u8 "Energy Per Minute" unit=kcal if=energy_present
+  field heart_rate u8 "Heart Rate" unit=bpm if=heart_rate_present
+  field met u8 "Metabolic Equivalent" scale=0.1 if=met_present
+  field elapsed u16 "Elapsed Time" unit=s if=elapsed_present
+  field remaining u16 "Remaining Time" unit=s if=remaining_present
+
+# Training Status — FTMS 1.0 (GSS, org.bluetooth.characteristic.training_status)
+characteristic 2ad3 "Training Status"
+  field flags u8 "Flags"
+    bit 0 string_present "Training Status String Present"
+    bit 1 extended_string "Extended String Present"
+  field status u8 "Training Status" 0=Other 1=Idle 2="Warming Up" 3="Low Intensity Interval"
+    4="High Intensity Interval" 5="Recovery Interval" 6=Isometric 7="Heart Rate Control" 8="Fitness Test"
+    9="Speed Outside of Control Region - Low (increase speed to return to controllable region)"
+    10="Speed Outside of Control Region - High (decrease speed to return to controllable region)" 11="Cool Down"
+    12="Watt Control" 13="Manual Mode (Quick Start)" 14="Pre-Workout" 15="Post-Workout"
+  field text utf8 "Training Status String" if=string_present
+
+# Supported Speed Range — FTMS 1.0 (GSS, org.bluetooth.characteristic.supported_speed_range)
+characteristic 2ad4 "Supported Speed Range"
+  field minimum u16 "Minimum Speed" unit=km/h scale=0.01
+  field maximum u16 "Maximum Speed" unit=km/h scale=0.01
+  field increment u16 "Minimum Increment" unit=km/h scale=0.01
+
+# Supported Inclination Range — FTMS 1.0 (GSS, org.bluetooth.characteristic.supported_inclination_range)
+characteristic 2ad5 "Supported Inclination Range"
+  field minimum s16 "Minimum Inclination" unit=% scale=0.1
+  field maximum s16 "Maximum Inclination" unit=% scale=0.1
+  field increment u16 "Minimum Increment" unit=% scale=0.1
+
+# Supported Resistance Level Range — FTMS 1.0 (GSS,
+# org.bluetooth.characteristic.supported_resistance_level_range)
+characteristic 2ad6 "Supported Resistance Level Range"
+  field minimum s16 "Minimum Resistance Level" scale=0.1
+  field maximum s16 "Maximum Resistance Level" scale=0.1
+  field increment u16 "Minimum Increment" scale=0.1
+
+# Supported Heart Rate Range — FTMS 1.0 (GSS, org.bluetooth.characteristic.supported_heart_rate_range)
+characteristic 2ad7 "Supported Heart Rate Range"
+  field minimum u8 "Minimum Heart Rate" unit=bpm
+  field maximum u8 "Maximum Heart Rate" unit=bpm
+  field increment u8 "Minimum Increment" unit=bpm
+
+# Supported Power Range — FTMS 1.0 (GSS, org.bluetooth.characteristic.supported_power_range)
+characteristic 2ad8 "Supported Power Range"
+  field minimum s16 "Minimum Power" unit=W
+  field maximum s16 "Maximum Power" unit=W
+  field increment u16 "Minimum Increment" unit=W
+
+# Fitness Machine Control Point — FTMS 1.0 (GSS, org.bluetooth.characteristic.fitness_machine_control_point)
+characteristic 2ad9 "Fitness Machine Control Point"
+  field opcode u8 "Op Code" 0="Request Control" 1=Reset 2="Set Target Speed" 3="Set Target Inclination"
+    4="Set Target Resistance Level" 5="Set Target Power" 6="Set Target Heart Rate" 7="Start or Resume"
+    8="Stop or Pause" 9="Set Targeted Expended Energy" 10="Set Targeted Number of Steps"
+    11="Set Targeted Number of Strides" 12="Set Targeted Distance" 13="Set Targeted Training Time"
+    14="Set Targeted Time in Two Heart Rate Zones" 15="Set Targeted Time in Three Heart Rate Zones"
+    16="Set Targeted Time in Five Heart Rate Zones" 17="Set Indoor Bike Simulation Parameters"
+    18="Set Wheel Circumference" 19="Spin Down Control" 20="Set Targeted Cadence" 128="Response Code"
+  field speed u16 "Target Speed" unit=km/h scale=0.01 if=opcode==2
+  field inclination s16 "Target Inclination" unit=% scale=0.1 if=opcode==3
+  field resistance u8 "Target Resistance Level" scale=0.1 if=opcode==4
+  field power s16 "Target Power" unit=W if=opcode==5
+  field heart_rate u8 "Target Heart Rate" unit=bpm if=opcode==6
+  field stop u8 "Control Information" if=opcode==8 1=Stop 2=Pause
+  field energy u16 "Targeted Expended Energy" unit=kcal if=opcode==9
+  field steps u16 "Targeted Number of Steps" if=opcode==10
+  field strides u16 "Targeted Number of Strides" if=opcode==11
+  field distance u24 "Targeted Distance" unit=m if=opcode==12
+  field training_time u16 "Targeted Training Time" unit=s if=opcode==13
+  field fat_burn u16 "Targeted Time in Fat Burn Zone" unit=s if=opcode==14
+  field fitness u16 "Targeted Time in Fitness Zone" unit=s if=opcode==14
+  field light u16 "Targeted Time in Light Zone" unit=s if=opcode==15
+  field moderate u16 "Targeted Time in Moderate Zone" unit=s if=opcode==15
+  field hard u16 "Targeted Time in Hard Zone" unit=s if=opcode==15
+  field very_light u16 "Targeted Time in Very Light Zone" unit=s if=opcode==16
+  field light u16 "Targeted Time in Light Zone" unit=s if=opcode==16
+  field moderate u16 "Targeted Time in Moderate Zone" unit=s if=opcode==16
+  field hard u16 "Targeted Time in Hard Zone" unit=s if=opcode==16
+  field maximum u16 "Targeted Time in Maximum Zone" unit=s if=opcode==16
+  field wind_speed s16 "Wind Speed" unit=m/s scale=0.001 if=opcode==17
+  field grade s16 "Grade" unit=% scale=0.01 if=opcode==17
+  field crr u8 "Coefficient of Rolling Resistance" scale=0.0001 if=opcode==17
+  field cw u8 "Wind Resistance Coefficient" unit=kg/m scale=0.01 if=opcode==17
+  field wheel_circumference u16 "Wheel Circumference" unit=mm scale=0.1 if=opcode==18
+  field spin_down u8 "Control Parameter" if=opcode==19 1=Start 2=Ignore
+  field cadence u16 "Targeted Cadence" unit=/min scale=0.5 if=opcode==20
+  field request u8 "Request Op Code" if=opcode==128 0="Request Control" 1=Reset 2="Set Target Speed"
+    3="Set Target Inclination" 4="Set Target Resistance Level" 5="Set Target Power" 6="Set Target Heart Rate"
+    7="Start or Resume" 8="Stop or Pause" 9="Set Targeted Expended Energy" 10="Set Targeted Number of Steps"
+    11="Set Targeted Number of Strides" 12="Set Targeted Distance" 13="Set Targeted Training Time"
+    14="Set Targeted Time in Two Heart Rate Zones" 15="Set Targeted Time in Three Heart Rate Zones"
+    16="Set Targeted Time in Five Heart Rate Zones" 17="Set Indoor Bike Simulation Parameters"
+    18="Set Wheel Circumference" 19="Spin Down Control" 20="Set Targeted Cadence"
+  field result u8 "Result Code" if=opcode==128 1=Success 2="Op Code not supported" 3="Invalid Parameter"
+    4="Operation Failed" 5="Control Not Permitted"
+  field parameter bytes "Response Parameter" if=opcode==128 optional
+
+# Fitness Machine Status — FTMS 1.0 (GSS, org.bluetooth.characteristic.fitness_machine_status)
+characteristic 2ada "Fitness Machine Status"
+  field opcode u8 "Op Code" 1=Reset 2="Fitness Machine Stopped or Paused by the User"
+    3="Fitness Machine Stopped by Safety Key" 4="Fitness Machine Started or Resumed by the User"
+    5="Target Speed Changed" 6="Target Incline Changed" 7="Target Resistance Level Changed"
+    8="Target Power Changed" 9="Target Heart Rate Changed" 10="Targeted Expended Energy Changed"
+    11="Targeted Number of Steps Changed" 12="Targeted Number of Strides Changed" 13="Targeted Distance Changed"
+    14="Targeted Training Time Changed" 15="Targeted Time in Two Heart Rate Zones Changed"
+    16="Targeted Time in Three Heart Rate Zones Changed" 17="Targeted Time in Five Heart Rate Zones Changed"
+    18="Indoor Bike Simulation Parameters Changed" 19="Wheel Circumference Changed" 20="Spin Down Status"
+    21="Targeted Cadence Changed" 255="Control Permission Lost"
+  field stop u8 "Control Information" if=opcode==2 1=Stop 2=Pause
+  field speed u16 "New Target Speed" unit=km/h scale=0.01 if=opcode==5
+  field inclination s16 "New Target Inclination" unit=% scale=0.1 if=opcode==6
+  field resistance u8 "New Target Resistance Level" scale=0.1 if=opcode==7
+  field power s16 "New Target Power" unit=W if=opcode==8
+  field heart_rate u8 "New Target Heart Rate" unit=bpm if=opcode==9
+  field energy u16 "New Targeted Expended Energy" unit=kcal if=opcode==10
+  field steps u16 "New Targeted Number of Steps" if=opcode==11
+  field strides u16 "New Targeted Number of Strides" if=opcode==12
+  field distance u24 "New Targeted Distance" unit=m if=opcode==13
+  field training_time u16 "New Targeted Training Time" unit=s if=opcode==14
+  field fat_burn u16 "New Targeted Time in Fat Burn Zone" unit=s if=opcode==15
+  field fitness u16 "New Targeted Time in Fitness Zone" unit=s if=opcode==15
+  field light u16 "New Targeted Time in Light Zone" unit=s if=opcode==16
+  field moderate u16 "New Targeted Time in Moderate Zone" unit=s if=opcode==16
+  field hard u16 "New Targeted Time in Hard Zone" unit=s if=opcode==16
+  field very_light u16 "New Targeted Time in Very Light Zone" unit=s if=opcode==17
+  field light u16 "New Targeted Time in Light Zone" unit=s if=opcode==17
+  field moderate u16 "New Targeted Time in Moderate Zone" unit=s if=opcode==17
+  field hard u16 "New Targeted Time in Hard Zone" unit=s if=opcode==17
+  field maximum u16 "New Targeted Time in Maximum Zone" unit=s if=opcode==17
+  field wind_speed s16 "Wind Speed" unit=m/s scale=0.001 if=opcode==18
+  field grade s16 "Grade" unit=% scale=0.01 if=opcode==18
+  field crr u8 "Coefficient of Rolling Resistance" scale=0.0001 if=opcode==18
+  field cw u8 "Wind Resistance Coefficient" unit=kg/m scale=0.01 if=opcode==18
+  field wheel_circumference u16 "New Wheel Circumference" unit=mm scale=0.1 if=opcode==19
+  field spin_down u8 "Spin Down Status" if=opcode==20 1="Spin Down Requested" 2=Success 3=Error
+    4="Stop Spin Down"
+  field cadence u16 "New Targeted Cadence" unit=/min scale=0.5 if=opcode==21
 
 """#
     ),
@@ -5704,6 +6538,36 @@ characteristic 2a52 "Record Access Control Point"
     8="Procedure not completed" 9="Operand not supported"
   field operand bytes "Operand" optional
 
+# Glucose Measurement Context — GLS 1.0 (GSS, org.bluetooth.characteristic.glucose_measurement_context)
+characteristic 2a34 "Glucose Measurement Context"
+  field flags u8 "Flags"
+    bit 0 carbohydrate_present "Carbohydrate ID And Carbohydrate Present"
+    bit 1 meal_present "Meal Present"
+    bit 2 tester_health_present "Tester-Health Present"
+    bit 3 exercise_present "Exercise Duration And Exercise Intensity Present"
+    bit 4 medication_present "Medication ID And Medication Present"
+    bit 5 medication_liters "Medication Value Units" 0=kilograms 1=liters
+    bit 6 hba1c_present "HbA1c Present"
+    bit 7 extended_present "Extended Flags Present"
+  field sequence u16 "Sequence Number"
+  field extended u8 "Extended Flags" if=extended_present
+  field carbohydrate_id u8 "Carbohydrate ID" if=carbohydrate_present 1=Breakfast 2=Lunch 3=Dinner 4=Snack
+    5=Drink 6=Supper 7=Brunch
+  field carbohydrate sfloat "Carbohydrate" unit=kg if=carbohydrate_present
+  field meal u8 "Meal" if=meal_present 1="Preprandial (before meal)" 2="Postprandial (after meal)" 3=Fasting
+    4="Casual (snacks, drinks, etc.)" 5=Bedtime
+  field tester_health u8 "Tester-Health" if=tester_health_present
+    bits 0-3 tester "Tester" 1=Self 2="Health Care Professional" 3="Lab test" 15="Tester value not available"
+    bits 4-7 health "Health" 1="Minor health issues" 2="Major health issues" 3="During menses" 4="Under stress"
+      5="No health issues" 15="Health value not available"
+  field exercise_duration u16 "Exercise Duration" unit=s if=exercise_present 65535=Overrun
+  field exercise_intensity u8 "Exercise Intensity" unit=% if=exercise_present
+  field medication_id u8 "Medication ID" if=medication_present 1="Rapid acting insulin" 2="Short acting insulin"
+    3="Intermediate acting insulin" 4="Long acting insulin" 5="Pre-mixed insulin"
+  field medication sfloat "Medication" unit=kg if=medication_present if=!medication_liters
+  field medication sfloat "Medication" unit=L if=medication_present if=medication_liters
+  field hba1c sfloat "HbA1c" unit=% if=hba1c_present
+
 """#
     ),
     (
@@ -5817,6 +6681,80 @@ characteristic 2a4f "Scan Interval Window"
 characteristic 2a31 "Scan Refresh"
   field refresh u8 "Scan Refresh Value" 0="Server Requires Refresh"
 
+# Boot Keyboard Input Report — HIDS 1.0; the layout is the boot keyboard report of USB HID 1.11,
+# Appendix B.1: modifier bits, a reserved octet and up to six key codes (HID Usage Table, page 0x07)
+characteristic 2a22 "Boot Keyboard Input Report"
+  field modifiers u8 "Modifier Keys"
+    bit 0 left_ctrl "Left Control"
+    bit 1 left_shift "Left Shift"
+    bit 2 left_alt "Left Alt"
+    bit 3 left_gui "Left GUI"
+    bit 4 right_ctrl "Right Control"
+    bit 5 right_shift "Right Shift"
+    bit 6 right_alt "Right Alt"
+    bit 7 right_gui "Right GUI"
+  field reserved u8 "Reserved" optional
+  field keys u8 "Keycode" hex repeat
+
+# Boot Keyboard Output Report — HIDS 1.0; USB HID 1.11, Appendix B.1: the LEDs
+characteristic 2a32 "Boot Keyboard Output Report"
+  field leds u8 "LEDs"
+    bit 0 num_lock "Num Lock"
+    bit 1 caps_lock "Caps Lock"
+    bit 2 scroll_lock "Scroll Lock"
+    bit 3 compose "Compose"
+    bit 4 kana "Kana"
+
+# Boot Mouse Input Report — HIDS 1.0; USB HID 1.11, Appendix B.2: buttons, X and Y, then
+# device-specific octets (often a wheel)
+characteristic 2a33 "Boot Mouse Input Report"
+  field buttons u8 "Buttons"
+    bit 0 button_1 "Button 1"
+    bit 1 button_2 "Button 2"
+    bit 2 button_3 "Button 3"
+  field x s8 "X Displacement"
+  field y s8 "Y Displacement"
+  field device_specific bytes "Device specific" optional
+
+"""#
+    ),
+    (
+      "characteristics/http-proxy.dissector",
+      #"""
+# HTTP Proxy service characteristics — HPS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# URI — HPS 1.0 (GSS, org.bluetooth.characteristic.uri)
+characteristic 2ab6 "URI"
+  field uri utf8 "URI"
+
+# HTTP Headers — HPS 1.0 (GSS, org.bluetooth.characteristic.http_headers)
+characteristic 2ab7 "HTTP Headers"
+  field headers utf8 "HTTP Headers"
+
+# HTTP Status Code — HPS 1.0 (GSS, org.bluetooth.characteristic.http_status_code)
+characteristic 2ab8 "HTTP Status Code"
+  field status u16 "Status Code"
+  field data_status u8 "Data Status"
+    bit 0 headers_received "Headers Received"
+    bit 1 headers_truncated "Headers Truncated"
+    bit 2 body_received "Body Received"
+    bit 3 body_truncated "Body Truncated"
+
+# HTTP Entity Body — HPS 1.0 (GSS, org.bluetooth.characteristic.http_entity_body)
+characteristic 2ab9 "HTTP Entity Body"
+  field body utf8 "HTTP Entity Body"
+
+# HTTP Control Point — HPS 1.0 (GSS, org.bluetooth.characteristic.http_control_point)
+characteristic 2aba "HTTP Control Point"
+  field opcode u8 "HTTP Control Point" 1="HTTP GET Request" 2="HTTP HEAD Request" 3="HTTP POST Request"
+    4="HTTP PUT Request" 5="HTTP DELETE Request" 6="HTTPS GET Request" 7="HTTPS HEAD Request"
+    8="HTTPS POST Request" 9="HTTPS PUT Request" 10="HTTPS DELETE Request" 11="HTTP Request Cancel"
+
+# HTTPS Security — HPS 1.0 (GSS, org.bluetooth.characteristic.https_security)
+characteristic 2abb "HTTPS Security"
+  field security u8 "HTTPS Security" 0=False 1=True
+
 """#
     ),
     (
@@ -5831,6 +6769,393 @@ characteristic 2a06 "Alert Level"
 # Tx Power Level — GSS 3.232
 characteristic 2a07 "Tx Power Level"
   field power s8 "Tx Power" unit=dBm
+
+"""#
+    ),
+    (
+      "characteristics/indoor-positioning.dissector",
+      #"""
+# Indoor Positioning service characteristics — IPS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# Indoor Positioning Configuration — IPS 1.0 (GSS, org.bluetooth.characteristic.indoor_positioning_configuration)
+characteristic 2aad "Indoor Positioning Configuration"
+  field configuration u8 "Indoor Positioning Configuration"
+    bit 0 coordinates "Presence of coordinates in advertising packets"
+    bit 1 coordinate_system "Coordinate system used in advertising packets" 0="WGS84 coordinate system"
+      1="Local coordinate system"
+    bit 2 tx_power "Presence of Tx Power field in advertising packets"
+    bit 3 altitude "Presence of Altitude field in advertising packets"
+    bit 4 floor "Presence of Floor Number in advertising packets"
+    bit 5 uncertainty "Presence of Uncertainty in advertising packets"
+    bit 6 location_name "Location Name available in the GATT database"
+
+# Latitude — IPS 1.0 (GSS, org.bluetooth.characteristic.latitude): WGS84 North coordinate
+characteristic 2aae "Latitude"
+  field latitude s32 "Latitude" unit=° exp=-7
+
+# Longitude — IPS 1.0 (GSS, org.bluetooth.characteristic.longitude): WGS84 East coordinate
+characteristic 2aaf "Longitude"
+  field longitude s32 "Longitude" unit=° exp=-7
+
+# Local North Coordinate — IPS 1.0 (GSS, org.bluetooth.characteristic.local_north_coordinate)
+characteristic 2ab0 "Local North Coordinate"
+  field north s16 "Local North Coordinate" unit=m scale=0.1
+
+# Local East Coordinate — IPS 1.0 (GSS, org.bluetooth.characteristic.local_east_coordinate)
+characteristic 2ab1 "Local East Coordinate"
+  field east s16 "Local East Coordinate" unit=m scale=0.1
+
+# Uncertainty — IPS 1.0 (GSS, org.bluetooth.characteristic.uncertainty)
+characteristic 2ab4 "Uncertainty"
+  field uncertainty u8 "Uncertainty"
+    bit 0 mobile "Stationary" 0=Stationary 1=Mobile
+    bits 1-3 update_time "Update Time" 0="Up to 3 s" 1="Up to 4 s" 2="Up to 6 s" 3="Up to 12 s"
+      4="Up to 28 s" 5="Up to 89 s" 6="Up to 426 s" 7="3541 s"
+    bits 4-6 precision "Precision" 0="Less than 0.1 m" 1="0.1-1 m" 2="1-2 m" 3="2-5 m" 4="5-10 m" 5="10-50 m"
+      6="Greater than 50 m"
+
+# Location Name — IPS 1.0 (GSS, org.bluetooth.characteristic.location_name)
+characteristic 2ab5 "Location Name"
+  field name utf8 "Location Name"
+
+"""#
+    ),
+    (
+      "characteristics/legacy.dissector",
+      #"""
+# Characteristics of the Bluetooth SIG's former GATT XML definitions (org.bluetooth.characteristic.*,
+# the viewer the GATT Specification Supplement replaced): withdrawn from the GSS or never in it, but
+# assigned, decoded by Wireshark, and still met in older devices
+
+# Temperature Celsius — GATT XML org.bluetooth.characteristic.temperature_celsius
+characteristic 2a1f "Temperature Celsius"
+  field temperature s16 "Temperature Celsius" unit=°C scale=0.1
+
+# Temperature Fahrenheit — GATT XML org.bluetooth.characteristic.temperature_fahrenheit
+characteristic 2a20 "Temperature Fahrenheit"
+  field temperature s16 "Temperature Fahrenheit" unit=°F scale=0.1
+
+# Removable — GATT XML org.bluetooth.characteristic.removable
+characteristic 2a3a "Removable"
+  field removable u8 "Removable" 0=Unknown 1="Not Removable" 2=Removable
+
+# Service Required — GATT XML org.bluetooth.characteristic.service_required
+characteristic 2a3b "Service Required"
+  field required u8 "Service Required" 0=Unknown 1="No Service Required" 2="Service Required"
+
+# Scientific Temperature Celsius — GATT XML org.bluetooth.characteristic.scientific_temperature_celsius
+characteristic 2a3c "Scientific Temperature Celsius"
+  field temperature f64 "Scientific Temperature Celsius" unit=°C
+
+# String — GATT XML org.bluetooth.characteristic.string
+characteristic 2a3d "String"
+  field text utf8 "String"
+
+# Network Availability — GATT XML org.bluetooth.characteristic.network_availability
+characteristic 2a3e "Network Availability"
+  field availability u8 "Network Availability" 0="No network available" 1="One or more networks available"
+
+"""#
+    ),
+    (
+      "characteristics/location-navigation.dissector",
+      #"""
+# Location and Navigation service characteristics — LNS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# Location and Speed — GSS, org.bluetooth.characteristic.location_and_speed
+characteristic 2a67 "Location and Speed"
+  field flags u16 "Flags"
+    bit 0 speed_present "Instantaneous Speed Present"
+    bit 1 distance_present "Total Distance Present"
+    bit 2 location_present "Location Present"
+    bit 3 elevation_present "Elevation Present"
+    bit 4 heading_present "Heading Present"
+    bit 5 rolling_time_present "Rolling Time Present"
+    bit 6 utc_present "UTC Time Present"
+    bits 7-8 position_status "Position Status" 0="No Position" 1="Position Ok" 2="Estimated Position"
+      3="Last Known Position"
+    bit 9 format_3d "Speed and Distance format" 0=2D 1=3D
+    bits 10-11 elevation_source "Elevation Source" 0="Positioning System" 1="Barometric Air Pressure"
+      2="Database Service (or similar)" 3=Other
+    bit 12 heading_source "Heading Source" 0="Heading based on movement" 1="Heading based on magnetic compass"
+  field speed u16 "Instantaneous Speed" unit=m/s scale=0.01 if=speed_present
+  field distance u24 "Total Distance" unit=m scale=0.1 if=distance_present
+  field latitude s32 "Location - Latitude" unit=° exp=-7 if=location_present
+  field longitude s32 "Location - Longitude" unit=° exp=-7 if=location_present
+  field elevation s24 "Elevation" unit=m scale=0.01 if=elevation_present
+  field heading u16 "Heading" unit=° scale=0.01 if=heading_present
+  field rolling_time u8 "Rolling Time" unit=s if=rolling_time_present
+  group utc_time "UTC Time" if=utc_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+
+# Navigation — GSS, org.bluetooth.characteristic.navigation
+characteristic 2a68 "Navigation"
+  field flags u16 "Flags"
+    bit 0 remaining_distance_present "Remaining Distance Present"
+    bit 1 remaining_vertical_present "Remaining Vertical Distance Present"
+    bit 2 eta_present "Estimated Time of Arrival Present"
+    bits 3-4 position_status "Position Status" 0="No Position" 1="Position Ok" 2="Estimated Position"
+      3="Last Known Position"
+    bit 5 heading_source "Heading Source" 0="Heading based on movement" 1="Heading based on magnetic compass"
+    bit 6 indicator_type "Navigation Indicator Type" 0="To Waypoint" 1="To Destination"
+    bit 7 waypoint_reached "Waypoint Reached"
+    bit 8 destination_reached "Destination Reached"
+  field bearing u16 "Bearing" unit=° scale=0.01
+  field heading u16 "Heading" unit=° scale=0.01
+  field remaining_distance u24 "Remaining Distance" unit=m scale=0.1 if=remaining_distance_present
+  field remaining_vertical s24 "Remaining Vertical Distance" unit=m scale=0.01 if=remaining_vertical_present
+  group eta "Estimated Time of Arrival" if=eta_present
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+
+# Position Quality — GSS, org.bluetooth.characteristic.position_quality
+characteristic 2a69 "Position Quality"
+  field flags u16 "Flags"
+    bit 0 in_solution_present "Number of Beacons in Solution Present"
+    bit 1 in_view_present "Number of Beacons in View Present"
+    bit 2 ttff_present "Time to First Fix Present"
+    bit 3 ehpe_present "EHPE Present"
+    bit 4 evpe_present "EVPE Present"
+    bit 5 hdop_present "HDOP Present"
+    bit 6 vdop_present "VDOP Present"
+    bits 7-8 position_status "Position Status" 0="No Position" 1="Position Ok" 2="Estimated Position"
+      3="Last Known Position"
+  field in_solution u8 "Number of Beacons in Solution" if=in_solution_present
+  field in_view u8 "Number of Beacons in View" if=in_view_present
+  field ttff u16 "Time to First Fix" unit=s scale=0.1 if=ttff_present
+  field ehpe u32 "EHPE" unit=m scale=0.01 if=ehpe_present
+  field evpe u32 "EVPE" unit=m scale=0.01 if=evpe_present
+  field hdop u8 "HDOP" scale=0.2 if=hdop_present
+  field vdop u8 "VDOP" scale=0.2 if=vdop_present
+
+# LN Feature — GSS, org.bluetooth.characteristic.ln_feature
+characteristic 2a6a "LN Feature"
+  field features u32 "LN Feature"
+    bit 0 speed "Instantaneous Speed Supported"
+    bit 1 distance "Total Distance Supported"
+    bit 2 location "Location Supported"
+    bit 3 elevation "Elevation Supported"
+    bit 4 heading "Heading Supported"
+    bit 5 rolling_time "Rolling Time Supported"
+    bit 6 utc_time "UTC Time Supported"
+    bit 7 remaining_distance "Remaining Distance Supported"
+    bit 8 remaining_vertical "Remaining Vertical Distance Supported"
+    bit 9 eta "Estimated Time of Arrival Supported"
+    bit 10 in_solution "Number of Beacons in Solution Supported"
+    bit 11 in_view "Number of Beacons in View Supported"
+    bit 12 ttff "Time to First Fix Supported"
+    bit 13 ehpe "Estimated Horizontal Position Error Supported"
+    bit 14 evpe "Estimated Vertical Position Error Supported"
+    bit 15 hdop "Horizontal Dilution of Precision Supported"
+    bit 16 vdop "Vertical Dilution of Precision Supported"
+    bit 17 masking "Location and Speed Characteristic Content Masking Supported"
+    bit 18 fix_rate "Fix Rate Setting Supported"
+    bit 19 elevation_setting "Elevation Setting Supported"
+    bit 20 position_status "Position Status Supported"
+
+# LN Control Point — LNS 1.0 (GSS, org.bluetooth.characteristic.ln_control_point)
+characteristic 2a6b "LN Control Point"
+  field opcode u8 "Op Code" 1="Set Cumulative Value" 2="Mask Location and Speed Characteristic Content"
+    3="Navigation Control" 4="Request Number of Routes" 5="Request Name of Route" 6="Select Route"
+    7="Set Fix Rate" 8="Set Elevation" 32="Response Code"
+  field cumulative u24 "Cumulative Value" unit=m scale=0.1 if=opcode==1
+  field mask u16 "Content Mask" if=opcode==2
+    bit 0 speed_off "Instantaneous Speed Turned off"
+    bit 1 distance_off "Total Distance Turned off"
+    bit 2 location_off "Location Turned off"
+    bit 3 elevation_off "Elevation Turned off"
+    bit 4 heading_off "Heading Turned off"
+    bit 5 rolling_time_off "Rolling Time Turned off"
+    bit 6 utc_off "UTC Time Turned off"
+  field navigation u8 "Navigation Control" if=opcode==3 0="Stop Notification of the Navigation characteristic"
+    1="Start Notification of the Navigation characteristic" 2="Pause Notification of the Navigation characteristic"
+    3="Continue Notification of the Navigation characteristic" 4="Skip Waypoint"
+    5="Select Nearest Waypoint"
+  field route u16 "Route Number" if=opcode==5
+  field selected_route u16 "Route Number" if=opcode==6
+  field fix_rate u8 "Fix Rate" unit=s if=opcode==7
+  field elevation s24 "Elevation" unit=m scale=0.01 if=opcode==8
+  field request u8 "Request Op Code" if=opcode==32 1="Set Cumulative Value"
+    2="Mask Location and Speed Characteristic Content" 3="Navigation Control" 4="Request Number of Routes"
+    5="Request Name of Route" 6="Select Route" 7="Set Fix Rate" 8="Set Elevation"
+  field result u8 "Response Value" if=opcode==32 1=Success 2="Op Code not supported" 3="Invalid Operand"
+    4="Operation Failed"
+  field parameter bytes "Response Parameter" if=opcode==32 optional
+
+"""#
+    ),
+    (
+      "characteristics/object-transfer.dissector",
+      #"""
+# Object Transfer service characteristics — OTS 1.0, GSS
+# (the GSS defines each characteristic under its name; org.bluetooth.characteristic.* identifiers below)
+
+# OTS Feature — OTS 1.0 (GSS, org.bluetooth.characteristic.ots_feature)
+characteristic 2abd "OTS Feature"
+  field oacp u32 "OACP Features"
+    bit 0 create "OACP Create Op Code Supported"
+    bit 1 delete "OACP Delete Op Code Supported"
+    bit 2 checksum "OACP Calculate Checksum Op Code Supported"
+    bit 3 execute "OACP Execute Op Code Supported"
+    bit 4 read "OACP Read Op Code Supported"
+    bit 5 write "OACP Write Op Code Supported"
+    bit 6 append "Appending Additional Data to Objects Supported"
+    bit 7 truncate "Truncation of Objects Supported"
+    bit 8 patch "Patching of Objects Supported"
+    bit 9 abort "OACP Abort Op Code Supported"
+  field olcp u32 "OLCP Features"
+    bit 0 go_to "OLCP Go To Op Code Supported"
+    bit 1 order "OLCP Order Op Code Supported"
+    bit 2 count "OLCP Request Number of Objects Op Code Supported"
+    bit 3 clear_marking "OLCP Clear Marking Op Code Supported"
+
+# Object Name — OTS 1.0 (GSS, org.bluetooth.characteristic.object_name)
+characteristic 2abe "Object Name"
+  field name utf8 "Object Name"
+
+# Object Type — OTS 1.0 (GSS, org.bluetooth.characteristic.object_type): a 16- or 128-bit UUID
+characteristic 2abf "Object Type"
+  field type uuid "Object Type"
+
+# Object Size — OTS 1.0 (GSS, org.bluetooth.characteristic.object_size)
+characteristic 2ac0 "Object Size"
+  field current u32 "Current Size" unit=B
+  field allocated u32 "Allocated Size" unit=B
+
+# Object First-Created — OTS 1.0 (GSS, org.bluetooth.characteristic.object_first_created)
+characteristic 2ac1 "Object First-Created"
+  field year u16 "Year" 0="Year is not known"
+  field month u8 "Month" 0="Month is not known"
+  field day u8 "Day" 0="Day of Month is not known"
+  field hours u8 "Hours"
+  field minutes u8 "Minutes"
+  field seconds u8 "Seconds"
+
+# Object Last-Modified — OTS 1.0 (GSS, org.bluetooth.characteristic.object_last_modified)
+characteristic 2ac2 "Object Last-Modified"
+  field year u16 "Year" 0="Year is not known"
+  field month u8 "Month" 0="Month is not known"
+  field day u8 "Day" 0="Day of Month is not known"
+  field hours u8 "Hours"
+  field minutes u8 "Minutes"
+  field seconds u8 "Seconds"
+
+# Object ID — OTS 1.0 (GSS, org.bluetooth.characteristic.object_id)
+characteristic 2ac3 "Object ID"
+  field id u48 "Object ID" hex
+
+# Object Properties — OTS 1.0 (GSS, org.bluetooth.characteristic.object_properties)
+characteristic 2ac4 "Object Properties"
+  field properties u32 "Object Properties"
+    bit 0 delete "Delete"
+    bit 1 execute "Execute"
+    bit 2 read "Read"
+    bit 3 write "Write"
+    bit 4 append "Append"
+    bit 5 truncate "Truncate"
+    bit 6 patch "Patch"
+    bit 7 mark "Mark"
+
+# Object Action Control Point — OTS 1.0 (GSS, org.bluetooth.characteristic.object_action_control_point)
+characteristic 2ac5 "Object Action Control Point"
+  field opcode u8 "Op Code" 1=Create 2=Delete 3="Calculate Checksum" 4=Execute 5=Read 6=Write 7=Abort
+    96="Response Code"
+  field size u32 "Size" unit=B if=opcode==1
+  field type uuid "Type" if=opcode==1
+  field offset u32 "Offset" unit=B if=opcode!=1 if=opcode!=2 if=opcode!=4 if=opcode!=7 if=opcode!=96
+  field length u32 "Length" unit=B if=opcode!=1 if=opcode!=2 if=opcode!=4 if=opcode!=7 if=opcode!=96
+  field mode u8 "Mode" if=opcode==6
+    bit 1 truncate "Truncate"
+  field parameter bytes "Execute Parameter" if=opcode==4 optional
+  field request u8 "Request Op Code" if=opcode==96 1=Create 2=Delete 3="Calculate Checksum" 4=Execute 5=Read
+    6=Write 7=Abort
+  field result u8 "Result Code" if=opcode==96 1=Success 2="Op Code Not Supported" 3="Invalid Parameter"
+    4="Insufficient Resources" 5="Invalid Object" 6="Channel Unavailable" 7="Unsupported Type"
+    8="Procedure Not Permitted" 9="Object Locked" 10="Operation Failed"
+  field checksum u32 "Calculated Checksum" hex if=opcode==96 optional
+
+# Object List Control Point — OTS 1.0 (GSS, org.bluetooth.characteristic.object_list_control_point)
+characteristic 2ac6 "Object List Control Point"
+  field opcode u8 "Op Code" 1=First 2=Last 3=Previous 4=Next 5="Go To" 6=Order 7="Request Number of Objects"
+    8="Clear Marking" 112="Response Code"
+  field object u48 "Object ID" hex if=opcode==5
+  field order u8 "List Sort Order" if=opcode==6 1="Order the list by object name, ascending"
+    2="Order the list by object type, ascending" 3="Order the list by object current size, ascending"
+    4="Order the list by object first-created timestamp, ascending"
+    5="Order the list by object last-modified timestamp, ascending"
+    17="Order the list by object name, descending" 18="Order the list by object type, descending"
+    19="Order the list by object current size, descending"
+    20="Order the list by object first-created timestamp, descending"
+    21="Order the list by object last-modified timestamp, descending"
+  field request u8 "Request Op Code" if=opcode==112 1=First 2=Last 3=Previous 4=Next 5="Go To" 6=Order
+    7="Request Number of Objects" 8="Clear Marking"
+  field result u8 "Result Code" if=opcode==112 1=Success 2="Op Code Not Supported" 3="Invalid Parameter"
+    4="Operation Failed" 5="Out of Bounds" 6="Too Many Objects" 7="No Object" 8="Object ID Not Found"
+  field total u32 "Total Number of Objects" if=opcode==112 optional
+
+# Object List Filter — OTS 1.0 (GSS, org.bluetooth.characteristic.object_list_filter)
+characteristic 2ac7 "Object List Filter"
+  field filter u8 "Filter" 0="No Filter" 1="Name Starts With" 2="Name Ends With" 3="Name Contains"
+    4="Name is Exactly" 5="Object Type" 6="Created between" 7="Modified between" 8="Current Size between"
+    9="Allocated Size between" 10="Marked Objects"
+  field name utf8 "Name" if=filter==1
+  field name utf8 "Name" if=filter==2
+  field name utf8 "Name" if=filter==3
+  field name utf8 "Name" if=filter==4
+  field type uuid "Object Type" if=filter==5
+  group from "From" if=filter==6
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  group from "From" if=filter==7
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  group to "To" if=filter==6
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  group to "To" if=filter==7
+    field year u16 "Year" 0="Year is not known"
+    field month u8 "Month" 0="Month is not known"
+    field day u8 "Day" 0="Day of Month is not known"
+    field hours u8 "Hours"
+    field minutes u8 "Minutes"
+    field seconds u8 "Seconds"
+  field minimum u32 "Minimum Size" unit=B if=filter==8
+  field minimum u32 "Minimum Size" unit=B if=filter==9
+  field maximum u32 "Maximum Size" unit=B if=filter==8
+  field maximum u32 "Maximum Size" unit=B if=filter==9
+
+# Object Changed — OTS 1.0 (GSS, org.bluetooth.characteristic.object_changed)
+characteristic 2ac8 "Object Changed"
+  field flags u8 "Flags"
+    bit 0 source "Source of Change" 0=Server 1=Client
+    bit 1 contents "Change occurred to the object contents"
+    bit 2 metadata "Change occurred to the object metadata"
+    bit 3 creation "Object Creation"
+    bit 4 deletion "Object Deletion"
+  field object u48 "Object ID" hex
 
 """#
     ),
@@ -5961,6 +7286,275 @@ characteristic 2a5d "Sensor Location"
 """#
     ),
     (
+      "characteristics/scalars.dissector",
+      #"""
+# GSS characteristics that each hold one quantity, or a range or specification of it (the mesh
+# device properties and ESS use them): the GSS defines each under its name, and the
+# org.bluetooth.characteristic.* identifier names its definition. "Value is not known" is the
+# special value the GSS gives the largest raw value of most of them.
+
+# Boolean — GSS, org.bluetooth.characteristic.boolean
+characteristic 2ae2 "Boolean"
+  field value u8 "Boolean" 0=False 1=True
+
+# Chromatic Distance From Planckian — GSS, org.bluetooth.characteristic.chromatic_distance_from_planckian
+characteristic 2ae3 "Chromatic Distance From Planckian"
+  field distance s16 "Chromatic Distance From Planckian" scale=0.00001
+
+# Chromaticity Coordinates — GSS, org.bluetooth.characteristic.chromaticity_coordinates
+characteristic 2ae4 "Chromaticity Coordinates"
+  field x u16 "Chromaticity x-coordinate" scale=1/65536
+  field y u16 "Chromaticity y-coordinate" scale=1/65536
+
+# Chromaticity In CCT And Duv Values — GSS, org.bluetooth.characteristic.chromaticity_in_cct_and_duv_values
+characteristic 2ae5 "Chromaticity In CCT And Duv Values"
+  field cct u16 "Correlated Color Temperature" unit=K 65535="Value is not known"
+  field duv s16 "Chromaticity Distance From Planckian" scale=0.00001
+
+# Chromaticity Tolerance — GSS, org.bluetooth.characteristic.chromaticity_tolerance
+characteristic 2ae6 "Chromaticity Tolerance"
+  field tolerance u8 "Chromaticity Tolerance" scale=0.0001
+
+# CIE 13.3-1995 Color Rendering Index — GSS, org.bluetooth.characteristic.cie_13_3_1995_color_rendering_index
+characteristic 2ae7 "CIE 13.3-1995 Color Rendering Index"
+  field index s8 "Color Rendering Index"
+
+# Coefficient — GSS, org.bluetooth.characteristic.coefficient
+characteristic 2ae8 "Coefficient"
+  field coefficient f32 "Coefficient"
+
+# Correlated Color Temperature — GSS, org.bluetooth.characteristic.correlated_color_temperature
+characteristic 2ae9 "Correlated Color Temperature"
+  field temperature u16 "Correlated Color Temperature" unit=K 65535="Value is not known"
+
+# Count 16 — GSS, org.bluetooth.characteristic.count_16
+characteristic 2aea "Count 16"
+  field count u16 "Count 16" 65535="Value is not known"
+
+# Count 24 — GSS, org.bluetooth.characteristic.count_24
+characteristic 2aeb "Count 24"
+  field count u24 "Count 24" 16777215="Value is not known"
+
+# Country Code — GSS, org.bluetooth.characteristic.country_code
+characteristic 2aec "Country Code"
+  field code u16 "Country Code" 65535="Value is not known"
+
+# Date UTC — GSS, org.bluetooth.characteristic.date_utc: days since 1970-01-01
+characteristic 2aed "Date UTC"
+  field days u24 "Date" unit=days 0="Date is not known"
+
+# Electric Current — GSS, org.bluetooth.characteristic.electric_current
+characteristic 2aee "Electric Current"
+  field current u16 "Electric Current" unit=A scale=0.01 65535="Value is not known"
+
+# Electric Current Range — GSS, org.bluetooth.characteristic.electric_current_range
+characteristic 2aef "Electric Current Range"
+  field minimum u16 "Minimum Electric Current Value" unit=A scale=0.01
+  field maximum u16 "Maximum Electric Current Value" unit=A scale=0.01
+
+# Electric Current Specification — GSS, org.bluetooth.characteristic.electric_current_specification
+characteristic 2af0 "Electric Current Specification"
+  field minimum u16 "Minimum Electric Current Value" unit=A scale=0.01
+  field typical u16 "Typical Electric Current Value" unit=A scale=0.01
+  field maximum u16 "Maximum Electric Current Value" unit=A scale=0.01
+
+# Energy — GSS, org.bluetooth.characteristic.energy
+characteristic 2af2 "Energy"
+  field energy u24 "Energy" unit=kWh 16777215="Value is not known"
+
+# Energy In A Period Of Day — GSS, org.bluetooth.characteristic.energy_in_a_period_of_day
+characteristic 2af3 "Energy In A Period Of Day"
+  field energy u24 "Energy" unit=kWh 16777215="Value is not known"
+  field start u8 "Start Time" unit=h scale=0.1 255="Value is not known"
+  field end u8 "End Time" unit=h scale=0.1 255="Value is not known"
+
+# Fixed String 8 — GSS, org.bluetooth.characteristic.fixed_string_8
+characteristic 2af8 "Fixed String 8"
+  field text utf8 "Fixed String 8" length=8
+
+# Fixed String 16 — GSS, org.bluetooth.characteristic.fixed_string_16
+characteristic 2af5 "Fixed String 16"
+  field text utf8 "Fixed String 16" length=16
+
+# Fixed String 24 — GSS, org.bluetooth.characteristic.fixed_string_24
+characteristic 2af6 "Fixed String 24"
+  field text utf8 "Fixed String 24" length=24
+
+# Fixed String 36 — GSS, org.bluetooth.characteristic.fixed_string_36
+characteristic 2af7 "Fixed String 36"
+  field text utf8 "Fixed String 36" length=36
+
+# Fixed String 64 — GSS, org.bluetooth.characteristic.fixed_string_64
+characteristic 2bde "Fixed String 64"
+  field text utf8 "Fixed String 64" length=64
+
+# Generic Level — GSS, org.bluetooth.characteristic.generic_level
+characteristic 2af9 "Generic Level"
+  field level u16 "Generic Level"
+
+# Global Trade Item Number — GSS, org.bluetooth.characteristic.global_trade_item_number
+characteristic 2afa "Global Trade Item Number"
+  field gtin u48 "Global Trade Item Number"
+
+# Illuminance — GSS, org.bluetooth.characteristic.illuminance
+characteristic 2afb "Illuminance"
+  field illuminance u24 "Illuminance" unit=lx scale=0.01 16777215="Value is not known"
+
+# Luminous Efficacy — GSS, org.bluetooth.characteristic.luminous_efficacy
+characteristic 2afc "Luminous Efficacy"
+  field efficacy u16 "Luminous Efficacy" unit=lm/W scale=0.1 65535="Value is not known"
+
+# Luminous Energy — GSS, org.bluetooth.characteristic.luminous_energy
+characteristic 2afd "Luminous Energy"
+  field energy u24 "Luminous Energy" unit=lm·h scale=1000 16777215="Value is not known"
+
+# Luminous Exposure — GSS, org.bluetooth.characteristic.luminous_exposure
+characteristic 2afe "Luminous Exposure"
+  field exposure u24 "Luminous Exposure" unit=lx·h scale=1000 16777215="Value is not known"
+
+# Luminous Flux — GSS, org.bluetooth.characteristic.luminous_flux
+characteristic 2aff "Luminous Flux"
+  field flux u16 "Luminous Flux" unit=lm 65535="Value is not known"
+
+# Luminous Flux Range — GSS, org.bluetooth.characteristic.luminous_flux_range
+characteristic 2b00 "Luminous Flux Range"
+  field minimum u16 "Minimum Luminous Flux" unit=lm
+  field maximum u16 "Maximum Luminous Flux" unit=lm
+
+# Luminous Intensity — GSS, org.bluetooth.characteristic.luminous_intensity
+characteristic 2b01 "Luminous Intensity"
+  field intensity u16 "Luminous Intensity" unit=cd 65535="Value is not known"
+
+# Mass Flow — GSS, org.bluetooth.characteristic.mass_flow
+characteristic 2b02 "Mass Flow"
+  field flow u16 "Mass Flow" unit=g/s 65535="Value is not known"
+
+# Perceived Lightness — GSS, org.bluetooth.characteristic.perceived_lightness
+characteristic 2b03 "Perceived Lightness"
+  field lightness u16 "Perceived Lightness"
+
+# Percentage 8 — GSS, org.bluetooth.characteristic.percentage_8
+characteristic 2b04 "Percentage 8"
+  field percentage u8 "Percentage 8" unit=% scale=0.5 255="Value is not known"
+
+# Power — GSS, org.bluetooth.characteristic.power
+characteristic 2b05 "Power"
+  field power u24 "Power" unit=W scale=0.1 16777215="Value is not known"
+
+# Power Specification — GSS, org.bluetooth.characteristic.power_specification
+characteristic 2b06 "Power Specification"
+  field minimum u24 "Minimum Power Value" unit=W scale=0.1
+  field typical u24 "Typical Power Value" unit=W scale=0.1
+  field maximum u24 "Maximum Power Value" unit=W scale=0.1
+
+# Relative Runtime In A Current Range — GSS, org.bluetooth.characteristic.relative_runtime_in_a_current_range
+characteristic 2b07 "Relative Runtime In A Current Range"
+  field runtime u8 "Relative Runtime Value" unit=% scale=0.5
+  field minimum u16 "Minimum Current" unit=A scale=0.01
+  field maximum u16 "Maximum Current" unit=A scale=0.01
+
+# Relative Runtime In A Generic Level Range — GSS, org.bluetooth.characteristic.relative_runtime_in_a_generic_level_range
+characteristic 2b08 "Relative Runtime In A Generic Level Range"
+  field runtime u8 "Relative Runtime Value" unit=% scale=0.5
+  field minimum u16 "Minimum Generic Level"
+  field maximum u16 "Maximum Generic Level"
+
+# Relative Value In A Voltage Range — GSS, org.bluetooth.characteristic.relative_value_in_a_voltage_range
+characteristic 2b09 "Relative Value In A Voltage Range"
+  field value u8 "Relative Value" unit=% scale=0.5
+  field minimum u16 "Minimum Voltage" unit=V scale=1/64
+  field maximum u16 "Maximum Voltage" unit=V scale=1/64
+
+# Relative Value In An Illuminance Range — GSS, org.bluetooth.characteristic.relative_value_in_an_illuminance_range
+characteristic 2b0a "Relative Value In An Illuminance Range"
+  field value u8 "Relative Value" unit=% scale=0.5
+  field minimum u24 "Minimum Illuminance" unit=lx scale=0.01
+  field maximum u24 "Maximum Illuminance" unit=lx scale=0.01
+
+# Relative Value In A Period Of Day — GSS, org.bluetooth.characteristic.relative_value_in_a_period_of_day
+characteristic 2b0b "Relative Value In A Period Of Day"
+  field value u8 "Relative Value" unit=% scale=0.5
+  field start u8 "Start Time" unit=h scale=0.1 255="Value is not known"
+  field end u8 "End Time" unit=h scale=0.1 255="Value is not known"
+
+# Relative Value In A Temperature Range — GSS, org.bluetooth.characteristic.relative_value_in_a_temperature_range
+characteristic 2b0c "Relative Value In A Temperature Range"
+  field value u8 "Relative Value" unit=% scale=0.5
+  field minimum s16 "Minimum Temperature Value" unit=°C scale=0.01
+  field maximum s16 "Maximum Temperature Value" unit=°C scale=0.01
+
+# Temperature 8 — GSS, org.bluetooth.characteristic.temperature_8
+characteristic 2b0d "Temperature 8"
+  field temperature s8 "Temperature 8" unit=°C scale=0.5 127="Value is not known"
+
+# Temperature 8 In A Period Of Day — GSS, org.bluetooth.characteristic.temperature_8_in_a_period_of_day
+characteristic 2b0e "Temperature 8 In A Period Of Day"
+  field temperature s8 "Temperature" unit=°C scale=0.5 127="Value is not known"
+  field start u8 "Start Time" unit=h scale=0.1 255="Value is not known"
+  field end u8 "End Time" unit=h scale=0.1 255="Value is not known"
+
+# Temperature Range — GSS, org.bluetooth.characteristic.temperature_range
+characteristic 2b10 "Temperature Range"
+  field minimum s16 "Minimum Temperature" unit=°C scale=0.01
+  field maximum s16 "Maximum Temperature" unit=°C scale=0.01
+
+# Time Decihour 8 — GSS, org.bluetooth.characteristic.time_decihour_8
+characteristic 2b12 "Time Decihour 8"
+  field time u8 "Time Decihour 8" unit=h scale=0.1 255="Value is not known"
+
+# Time Hour 24 — GSS, org.bluetooth.characteristic.time_hour_24
+characteristic 2b14 "Time Hour 24"
+  field time u24 "Time Hour 24" unit=h 16777215="Value is not known"
+
+# Time Millisecond 24 — GSS, org.bluetooth.characteristic.time_millisecond_24
+characteristic 2b15 "Time Millisecond 24"
+  field time u24 "Time Millisecond 24" unit=s scale=0.001 16777215="Value is not known"
+
+# Time Second 16 — GSS, org.bluetooth.characteristic.time_second_16
+characteristic 2b16 "Time Second 16"
+  field time u16 "Time Second 16" unit=s 65535="Value is not known"
+
+# Time Second 8 — GSS, org.bluetooth.characteristic.time_second_8
+characteristic 2b17 "Time Second 8"
+  field time u8 "Time Second 8" unit=s 255="Value is not known"
+
+# Time Second 32 — GSS, org.bluetooth.characteristic.time_second_32
+characteristic 2be6 "Time Second 32"
+  field time u32 "Time Second 32" unit=s 4294967295="Value is not known"
+
+# Voltage — GSS, org.bluetooth.characteristic.voltage
+characteristic 2b18 "Voltage"
+  field voltage u16 "Voltage" unit=V scale=1/64 65535="Value is not known"
+
+# Voltage Specification — GSS, org.bluetooth.characteristic.voltage_specification
+characteristic 2b19 "Voltage Specification"
+  field minimum u16 "Minimum Voltage Value" unit=V scale=1/64
+  field typical u16 "Typical Voltage Value" unit=V scale=1/64
+  field maximum u16 "Maximum Voltage Value" unit=V scale=1/64
+
+# Voltage Frequency — GSS, org.bluetooth.characteristic.voltage_frequency
+characteristic 2be8 "Voltage Frequency"
+  field frequency u16 "Voltage Frequency" unit=Hz 65535="Value is not known"
+
+# High Voltage — GSS, org.bluetooth.characteristic.high_voltage
+characteristic 2be0 "High Voltage"
+  field voltage u24 "High Voltage" unit=V scale=1/64 16777215="Value is not known"
+
+# High Temperature — GSS, org.bluetooth.characteristic.high_temperature
+characteristic 2bdf "High Temperature"
+  field temperature s16 "High Temperature" unit=°C scale=0.5
+
+# Volume Flow — GSS, org.bluetooth.characteristic.volume_flow
+characteristic 2b1b "Volume Flow"
+  field flow u16 "Volume Flow" unit=L/s scale=0.001 65535="Value is not known"
+
+# Chromaticity Coordinate — GSS, org.bluetooth.characteristic.chromaticity_coordinate
+characteristic 2b1c "Chromaticity Coordinate"
+  field coordinate u16 "Chromaticity Coordinate" scale=1/65536
+
+"""#
+    ),
+    (
       "characteristics/user-data.dissector",
       #"""
 # User Data service characteristics — UDS 1.0, GSS
@@ -6013,6 +7607,69 @@ characteristic 2a9f "User Control Point"
   field result u8 "Response Value" if=opcode==32 1=Success 2="Op Code not supported" 3="Invalid Parameter"
     4="Operation Failed" 5="User not authorized"
   field parameter u8 "Response Parameter" if=opcode==32 optional
+
+characteristic 2a7f "Aerobic Threshold"
+  field threshold u8 "Aerobic Threshold" unit=bpm
+
+characteristic 2a81 "Anaerobic Heart Rate Lower Limit"
+  field limit u8 "Anaerobic Heart Rate Lower Limit" unit=bpm
+
+characteristic 2a82 "Anaerobic Heart Rate Upper Limit"
+  field limit u8 "Anaerobic Heart Rate Upper Limit" unit=bpm
+
+characteristic 2a83 "Anaerobic Threshold"
+  field threshold u8 "Anaerobic Threshold" unit=bpm
+
+characteristic 2a84 "Aerobic Heart Rate Upper Limit"
+  field limit u8 "Aerobic Heart Rate Upper Limit" unit=bpm
+
+characteristic 2a86 "Date of Threshold Assessment"
+  field year u16 "Year" 0="Year is not known"
+  field month u8 "Month" 0="Month is not known"
+  field day u8 "Day" 0="Day of Month is not known"
+
+characteristic 2a88 "Fat Burn Heart Rate Lower Limit"
+  field limit u8 "Fat Burn Heart Rate Lower Limit" unit=bpm
+
+characteristic 2a89 "Fat Burn Heart Rate Upper Limit"
+  field limit u8 "Fat Burn Heart Rate Upper Limit" unit=bpm
+
+characteristic 2a8b "Five Zone Heart Rate Limits"
+  field very_light_light u8 "Five Zone Heart Rate Limits - Very light / Light Limit" unit=bpm
+  field light_moderate u8 "Five Zone Heart Rate Limits - Light / Moderate Limit" unit=bpm
+  field moderate_hard u8 "Five Zone Heart Rate Limits - Moderate / Hard Limit" unit=bpm
+  field hard_maximum u8 "Five Zone Heart Rate Limits - Hard / Maximum Limit" unit=bpm
+
+characteristic 2a8f "Hip Circumference"
+  field circumference u16 "Hip Circumference" unit=m scale=0.01
+
+characteristic 2a91 "Maximum Recommended Heart Rate"
+  field max u8 "Maximum Recommended Heart Rate" unit=bpm
+
+characteristic 2a92 "Resting Heart Rate"
+  field rest u8 "Resting Heart Rate" unit=bpm
+
+characteristic 2a93 "Sport Type for Aerobic and Anaerobic Thresholds"
+  field sport u8 "Sport Type for Aerobic and Anaerobic Thresholds" 0=Unspecified 1="Running (Treadmill)"
+    2="Cycling (Ergometer)" 3="Rowing (Ergometer)" 4="Cross Training (Elliptical)" 5=Climbing 6=Skiing
+    7=Skating 8="Arm exercising" 9="Lower body exercising" 10="Upper body exercising" 11="Whole body exercising"
+
+characteristic 2a94 "Three Zone Heart Rate Limits"
+  field light_moderate u8 "Three zone Heart Rate Limits - Light (Fat burn) / Moderate (Aerobic) Limit" unit=bpm
+  field moderate_hard u8 "Three zone Heart Rate Limits - Moderate (Aerobic) / Hard (Anaerobic) Limit" unit=bpm
+
+characteristic 2a95 "Two Zone Heart Rate Limit"
+  field limit u8 "Two zone Heart Rate Limit - Fat burn / Fitness Limit" unit=bpm
+
+characteristic 2a96 "VO2 Max"
+  field vo2_max u8 "VO2 Max" unit=mL/kg/min
+
+characteristic 2a97 "Waist Circumference"
+  field circumference u16 "Waist Circumference" unit=m scale=0.01
+
+# Language — GSS, org.bluetooth.characteristic.language: an ISO 639-1 code
+characteristic 2aa2 "Language"
+  field language utf8 "Language"
 
 """#
     ),
@@ -6279,6 +7936,318 @@ descriptor 2907 "External Report Reference"
 descriptor 2908 "Report Reference"
   field id u8 "Report ID"
   field type u8 "Report Type" 1="Input Report" 2="Output Report" 3="Feature Report"
+
+"""#
+    ),
+    (
+      "vendor-uuids/bluetooth-numbers-database.tsv",
+      #"""
+# Vendor service, characteristic and descriptor UUIDs (every source but the SIG's "gss")
+# from bluetooth-numbers-database (see LICENSE); uuid<TAB>kind<TAB>name<TAB>source
+00001523-1212-efde-1523-785feabcd123	service	Nordic LED and Button Service	nordic
+00001530-1212-efde-1523-785feabcd123	service	Legacy DFU Service	nordic
+00001623-1212-efde-1623-785feabcd123	service	LEGO® Wireless Protocol v3 Hub Service	lego
+00001625-1212-efde-1623-785feabcd123	service	LEGO® Wireless Protocol v3 Bootloader Service	lego
+0483dadd-6c9d-6ca9-5d41-03ad4fff4abb	service	Nordic Throughput Service	nordic
+0fda92b2-44a2-4af2-84f5-fa682baa2b8d	service	Helium Hotspot Custom Service	helium
+14387800-130c-49e7-b877-2881c89cb258	service	Nordic Wi-Fi Provisioning Service	nordic
+21490000-494a-4573-98af-f126af76f490	service	Nordic Direction and Distance Finding Service	nordic
+54220000-f6a5-4007-a371-722f4ebd8436	service	Memfault Diagnostic Service	memfault
+57a70000-9350-11ed-a1eb-0242ac120002	service	Nordic Status Message Service	nordic
+6e400001-b5a3-f393-e0a9-e50e24dcca9e	service	Nordic UART Service	nordic
+7905f431-b5ce-4e99-a40f-4b1e122d00d0	service	Apple Notification Center Service	apple
+7dfc6000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc7000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc8000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+7dfc9000-7d1c-4951-86aa-8d9728f8d66c	service	Apple Reserved Service	apple
+89d3502b-0f36-433a-8ef4-c502ad55f8dc	service	Apple Media Service	apple
+8d53dc1d-1db7-4cd3-868b-8a527460aa84	service	SMP Service	apache
+8e400001-f315-4f60-9fb8-838830daea50	service	Experimental Buttonless DFU Service	nordic
+932c32bd-0000-47a2-835a-a8d455b859dd	service	Philips Hue Light Control Service	philips-hue
+a3c87500-8ed3-4bdf-8a39-a01bebede295	service	Eddystone Configuration Service	google
+a5b46352-9d13-479f-9fcb-3dcdf0a13f4d	service	Thingy Sensor Hub	nordic
+adaf0100-c332-42a8-93bd-25e905756cb8	service	Adafruit Temperature Service	adafruit
+adaf0200-c332-42a8-93bd-25e905756cb8	service	Adafruit Accelerometer Service	adafruit
+adaf0300-c332-42a8-93bd-25e905756cb8	service	Adafruit Light Service	adafruit
+adaf0400-c332-42a8-93bd-25e905756cb8	service	Adafruit Gyroscope Service	adafruit
+adaf0500-c332-42a8-93bd-25e905756cb8	service	Adafruit Magnetometer Service	adafruit
+adaf0600-c332-42a8-93bd-25e905756cb8	service	Adafruit Button Service	adafruit
+adaf0700-c332-42a8-93bd-25e905756cb8	service	Adafruit Humidity Service	adafruit
+adaf0800-c332-42a8-93bd-25e905756cb8	service	Adafruit Barometric Service	adafruit
+adaf0900-c332-42a8-93bd-25e905756cb8	service	Adafruit Addressable Service	adafruit
+adaf0a00-c332-42a8-93bd-25e905756cb8	service	Adafruit Color Service	adafruit
+adaf0b00-c332-42a8-93bd-25e905756cb8	service	Adafruit Sound Service	adafruit
+adaf0c00-c332-42a8-93bd-25e905756cb8	service	Adafruit Tone Service	adafruit
+adaf0d00-c332-42a8-93bd-25e905756cb8	service	Adafruit Quaternion Service	adafruit
+adaf0e00-c332-42a8-93bd-25e905756cb8	service	Adafruit Proximity Service	adafruit
+b8843add-0000-4aa1-8794-c3f462030bda	service	Philips Hue Light Update Service	philips-hue
+e2a00001-ec31-4ec3-a97a-1c34d87e9878	service	Edge Impulse Remote Management Service	nordic
+e95d0753-251d-470a-a062-fa1922dfa9a8	service	micro:bit Accelerometer Service	microbit
+e95d127b-251d-470a-a062-fa1922dfa9a8	service	micro:bit IO Pin Service	microbit
+e95d6100-251d-470a-a062-fa1922dfa9a8	service	micro:bit Temperature Service	microbit
+e95d93af-251d-470a-a062-fa1922dfa9a8	service	micro:bit Event Service	microbit
+e95d93b0-251d-470a-a062-fa1922dfa9a8	service	micro:bit DFU Control Service	microbit
+e95d9882-251d-470a-a062-fa1922dfa9a8	service	micro:bit Button Service	microbit
+e95dd91d-251d-470a-a062-fa1922dfa9a8	service	micro:bit LED Service	microbit
+e95df2d8-251d-470a-a062-fa1922dfa9a8	service	micro:bit Magnetometer Service	microbit
+ef680100-9b35-4933-9b10-52ffa9740042	service	Thingy Configuration Service	nordic
+ef680200-9b35-4933-9b10-52ffa9740042	service	Thingy Weather Station Service	nordic
+ef680300-9b35-4933-9b10-52ffa9740042	service	Thingy UI Service	nordic
+ef680400-9b35-4933-9b10-52ffa9740042	service	Thingy Motion Service	nordic
+ef680500-9b35-4933-9b10-52ffa9740042	service	Thingy Sound Service	nordic
+f000ffc0-0451-4000-b000-000000000000	service	Texas Instruments Over-the-Air Download (OAD) Service	ti
+fd0d	service	Blecon Advertising Service	blecon
+fd6f	service	Exposure Notification Service	apple
+fe0f	service	Signify Netherlands B.V. (formerly Philips Lighting) Service	philips-hue
+fe2c	service	Fast Pair Service	google
+fe59	service	Secure DFU Service	nordic
+feaa	service	Eddystone	google
+febb	service	File Transfer Service by Adafruit	adafruit
+00001524-1212-efde-1523-785feabcd123	characteristic	Blinky Button State	nordic
+00001525-1212-efde-1523-785feabcd123	characteristic	Blinky LED State	nordic
+00001531-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Control Point	nordic
+00001532-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Packet	nordic
+00001534-1212-efde-1523-785feabcd123	characteristic	Legacy DFU Version	nordic
+00001624-1212-efde-1623-785feabcd123	characteristic	LEGO® Wireless Protocol v3 Hub Characteristic	lego
+00001626-1212-efde-1623-785feabcd123	characteristic	LEGO® Wireless Protocol v3 Bootloader Characteristic	lego
+0a852c59-50d3-4492-bfd3-22fe58a24f01	characteristic	Helium Hotspot Public Key	helium
+1233	characteristic	Deprecated Fast Pair Model ID	google
+1234	characteristic	Deprecated Fast Pair Key-based Pairing	google
+1235	characteristic	Deprecated Fast Pair Passkey	google
+1236	characteristic	Deprecated Fast Pair Account Key	google
+1237	characteristic	Deprecated Fast Pair Data	google
+14387801-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Service Version	nordic
+14387802-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Control Point	nordic
+14387803-130c-49e7-b877-2881c89cb258	characteristic	Wi-Fi Provisioning Data Out	nordic
+1524	characteristic	Throughput Characteristic	nordic
+180efdef-7579-4b4a-b2df-72733b7fa2fe	characteristic	Helium Hotspot Lights	helium
+21490001-494a-4573-98af-f126af76f490	characteristic	Distance Measurement Characteristic	nordic
+21490002-494a-4573-98af-f126af76f490	characteristic	Azimuth Measurement Characteristic	nordic
+21490003-494a-4573-98af-f126af76f490	characteristic	Elevation Measurement Characteristic	nordic
+21490004-494a-4573-98af-f126af76f490	characteristic	DDF Feature	nordic
+21490005-494a-4573-98af-f126af76f490	characteristic	Control Point	nordic
+22eac6e9-24d6-4bb5-be44-b36ace7c7bfb	characteristic	Apple Data Source	apple
+2f7cabce-808d-411f-9a0c-bb92ba96c102	characteristic	Apple Entity Update	apple
+398168aa-0111-4ec0-b1fa-171671270608	characteristic	Helium Hotspot WiFi Connect	helium
+506a55c4-b5e7-46fa-8326-8acaeb1189eb	characteristic	Sensor Hub Temperature	nordic
+51838aff-2d9a-b32a-b32a-8187e41664ba	characteristic	Sensor Hub Pressure	nordic
+54220001-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Supported Features Characteristic	memfault
+54220002-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Identifier Characteristic	memfault
+54220003-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Data URI Characteristic	memfault
+54220004-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Authorization Characteristic	memfault
+54220005-f6a5-4007-a371-722f4ebd8436	characteristic	MDS Device Data Export Characteristic	memfault
+57a70001-9350-11ed-a1eb-0242ac120002	characteristic	Status Characteristic	nordic
+69d1d8f3-45e1-49a8-9821-9bbdfdaad9d9	characteristic	Apple Control Point	apple
+6e400002-b5a3-f393-e0a9-e50e24dcca9e	characteristic	UART RX Characteristic	nordic
+6e400003-b5a3-f393-e0a9-e50e24dcca9e	characteristic	UART TX Characteristic	nordic
+753e3050-df06-4b53-b090-5e1d810c4383	characteristic	Sensor Hub Humidity	nordic
+7731de63-bc6a-4100-8ab1-89b2356b038b	characteristic	Helium Hotspot WiFi SSID	helium
+7dfc6001-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6002-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6003-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6005-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6101-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6102-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6103-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6104-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6105-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6106-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6107-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6108-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6201-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6202-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc6203-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7005-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7006-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7007-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7008-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7009-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700a-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700b-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc700c-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7103-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7104-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7105-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7106-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7107-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7108-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc7109-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710b-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710c-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc710d-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc8003-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc8004-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+7dfc9001-7d1c-4951-86aa-8d9728f8d66c	characteristic	Apple Reserved Characteristic	apple
+82754bbb-6ed3-4d69-a0e1-f19f6b654ec2	characteristic	Sensor Hub Red Color	nordic
+8cc6e0b3-98c5-40cc-b1d8-692940e6994b	characteristic	Helium Hotspot WiFi Remove	helium
+8e400001-f315-4f60-9fb8-838830daea50	characteristic	Experimental Buttonless DFU	nordic
+8ec90001-f315-4f60-9fb8-838830daea50	characteristic	DFU Control Point	nordic
+8ec90002-f315-4f60-9fb8-838830daea50	characteristic	DFU Packet	nordic
+8ec90003-f315-4f60-9fb8-838830daea50	characteristic	Buttonless DFU Without Bonds	nordic
+8ec90004-f315-4f60-9fb8-838830daea50	characteristic	Buttonless DFU With Bonds	nordic
+932c32bd-0002-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light On/Off Toggle	philips-hue
+932c32bd-0003-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light Brightness Level	philips-hue
+932c32bd-0005-47a2-835a-a8d455b859dd	characteristic	Philips Hue Light Color	philips-hue
+9b3c81d8-57b1-4a8a-b8df-0e56f7ca51c2	characteristic	Apple Remote Command	apple
+9c4314f2-8a0c-45fd-a58d-d4a7e64c3a57	characteristic	Helium Hotspot WiFi MAC Address	helium
+9fbf120d-6301-42d9-8c58-25e699a21dbd	characteristic	Apple Notification Source	apple
+a3c87501-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Capabilities	google
+a3c87502-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Active Slot	google
+a3c87503-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Advertising Interval	google
+a3c87504-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Radio Tx Power	google
+a3c87505-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone (Advanced) Advertised Tx Power	google
+a3c87506-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Lock State	google
+a3c87507-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Unlock	google
+a3c87508-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Public ECDH Key	google
+a3c87509-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone EID Identity Key	google
+a3c8750a-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone ADV Slot Data	google
+a3c8750b-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone Advanced Factory Reset	google
+a3c8750c-8ed3-4bdf-8a39-a01bebede295	characteristic	Eddystone (Advanced) Remain Connectable	google
+ad79cbce-65df-4bc6-bdd4-8ce2b6b75c59	characteristic	Sensor Hub IAQ	nordic
+adaf0001-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sensor Measurement Period	adafruit
+adaf0002-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sensor Service Version	adafruit
+adaf0100-4669-6c65-5472-616e73666572	characteristic	Adafruit Version	adafruit
+adaf0101-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Temperature	adafruit
+adaf0200-4669-6c65-5472-616e73666572	characteristic	Adafruit Raw TX/RX	adafruit
+adaf0201-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Acceleration	adafruit
+adaf0301-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Light Level	adafruit
+adaf0401-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Gyro	adafruit
+adaf0501-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Magnetic	adafruit
+adaf0601-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pressed	adafruit
+adaf0701-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Humidity	adafruit
+adaf0801-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pressure	adafruit
+adaf0901-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Pin	adafruit
+adaf0902-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Pin Type	adafruit
+adaf0903-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Data	adafruit
+adaf0904-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Pixel Buffer Size	adafruit
+adaf0a01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Color	adafruit
+adaf0b01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Sound Samples	adafruit
+adaf0b02-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Number of Channels	adafruit
+adaf0c01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Tone	adafruit
+adaf0d01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Quaternions	adafruit
+adaf0d02-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Calibration In	adafruit
+adaf0d03-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Calibration Out	adafruit
+adaf0e01-c332-42a8-93bd-25e905756cb8	characteristic	Adafruit Proximity	adafruit
+b833d34f-d871-422c-bf9e-8e6ec117d57e	characteristic	Helium Hotspot Diagnostics	helium
+c6b2f38c-23ab-46d8-a6ab-a3a870bbd5d7	characteristic	Apple Entity Attribute	apple
+d083b2bd-be16-4600-b397-61512ca2f5ad	characteristic	Helium Hotspot Onboarding Key	helium
+d435f5de-01a4-4e7d-84ba-dfd347f60275	characteristic	Helium Hotspot Assert Location	helium
+d7515033-7e7b-45be-803f-c8737b171a29	characteristic	Helium Hotspot WiFi Services	helium
+da2e7828-fbce-4e01-ae9e-261174997c48	characteristic	SMP Characteristic	apache
+db7f9f36-92ce-4509-a2ef-af72ba38fb48	characteristic	Sensor Hub Green Color	nordic
+df3b16ca-c985-4da2-a6d2-9b9b9abdb858	characteristic	Helium Hotspot Add Gateway	helium
+e125bda4-6fb8-11ea-bc55-0242ac130003	characteristic	Helium Hotspot WiFi Configured Services	helium
+e2a00002-ec31-4ec3-a97a-1c34d87e9878	characteristic	Edge Impulse Remote Management RX Characteristic	nordic
+e2a00003-ec31-4ec3-a97a-1c34d87e9878	characteristic	Edge Impulse Remote Management TX Characteristic	nordic
+e5866bd6-0288-4476-98ca-ef7da6b4d289	characteristic	Helium Hotspot Ethernet Online	helium
+e95d0d2d-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Scrolling Delay	microbit
+e95d1b25-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Temperature Period	microbit
+e95d23c4-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Client Requirements	microbit
+e95d386c-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Period	microbit
+e95d5404-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Client Event	microbit
+e95d5899-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin AD Configuration	microbit
+e95d7b77-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit LED Matrix State	microbit
+e95d8d00-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin Data	microbit
+e95d9250-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Temperature	microbit
+e95d93b1-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit DFU Control	microbit
+e95d93ee-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit LED Text	microbit
+e95d9715-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Bearing	microbit
+e95d9775-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Event	microbit
+e95db84c-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Requirements	microbit
+e95db9fe-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Pin I/O Configuration	microbit
+e95dca4b-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Accelerometer Data	microbit
+e95dd822-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit PWM Control	microbit
+e95dda90-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Button A State	microbit
+e95dda91-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Button B State	microbit
+e95dfb11-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Magnetometer Data	microbit
+e95dfb24-251d-470a-a062-fa1922dfa9a8	characteristic	micro:bit Accelerometer Period	microbit
+ef680101-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Device Name	nordic
+ef680102-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Advertising Parameters	nordic
+ef680104-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Connection Parameters	nordic
+ef680105-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Eddystone URL	nordic
+ef680106-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Cloud Token	nordic
+ef680107-9b35-4933-9b10-52ffa9740042	characteristic	Thingy FW Version	nordic
+ef680108-9b35-4933-9b10-52ffa9740042	characteristic	Thingy MTU Request	nordic
+ef680201-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Temperature	nordic
+ef680202-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Pressure	nordic
+ef680203-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Humidity	nordic
+ef680204-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Air Quality	nordic
+ef680205-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Color	nordic
+ef680206-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Configuration	nordic
+ef680301-9b35-4933-9b10-52ffa9740042	characteristic	Thingy LED State	nordic
+ef680302-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Button State	nordic
+ef680303-9b35-4933-9b10-52ffa9740042	characteristic	Thingy EXT Pin	nordic
+ef680401-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Motion Config	nordic
+ef680402-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Tap	nordic
+ef680403-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Orientation	nordic
+ef680404-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Quaternion	nordic
+ef680405-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Pedometer	nordic
+ef680406-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Raw Data	nordic
+ef680407-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Euler	nordic
+ef680408-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Rotation Matrix	nordic
+ef680409-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Heading	nordic
+ef68040a-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Gravity Vector	nordic
+ef680501-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Sound Config	nordic
+ef680502-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Speaker Data	nordic
+ef680503-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Speaker Status	nordic
+ef680504-9b35-4933-9b10-52ffa9740042	characteristic	Thingy Microphone	nordic
+f000ffc1-0451-4000-b000-000000000000	characteristic	Texas Instruments Image Identify	ti
+f000ffc2-0451-4000-b000-000000000000	characteristic	Texas Instruments Image Block	ti
+f000ffc5-0451-4000-b000-000000000000	characteristic	Texas Instruments OAD Control	ti
+f5d2eab5-41e8-4f7c-aef7-c9fff4c544c0	characteristic	Sensor Hub Blue Color	nordic
+fa3cf070-d0c7-4668-96c4-86125c8ac5df	characteristic	Sensor Hub Battery	nordic
+fe2c1233-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Model ID	google
+fe2c1234-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Key-based Pairing	google
+fe2c1235-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Passkey	google
+fe2c1236-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Account Key	google
+fe2c1237-8366-4814-8eb0-01de32100bea	characteristic	Fast Pair Data	google
+
+"""#
+    ),
+    (
+      "vendor-uuids/hand-kept.tsv",
+      #"""
+# Vendor UUIDs kept by hand: protocols bluetooth-numbers-database does not list, and names
+# that must differ from its spelling. A row here wins over bluetooth-numbers-database.tsv;
+# the SIG's assigned numbers win over both. Each group cites the public document that
+# defines its UUIDs. uuid<TAB>kind<TAB>name<TAB>source
+#
+# mcumgr (Zephyr's Simple Management Protocol) over Bluetooth: Zephyr documentation,
+# "SMP Transport Specification", Bluetooth transport. Named mcumgr, because "SMP" in a
+# Bluetooth capture is the Security Manager Protocol.
+8d53dc1d-1db7-4cd3-868b-8a527460aa84	service	mcumgr Service	zephyr
+da2e7828-fbce-4e01-ae9e-261174997c48	characteristic	mcumgr Characteristic	zephyr
+#
+# Silicon Labs Bluetooth OTA (Gecko Bootloader): Silicon Labs AN1086, "Using the Gecko
+# Bootloader with the Silicon Labs Bluetooth Applications", the Silicon Labs OTA GATT service.
+1d14d6ee-fd63-4fa1-bfa4-8f47b42119f0	service	Silicon Labs OTA Service	silabs
+f7bf3564-fb6d-4e53-88a4-5e37e0326063	characteristic	Silicon Labs OTA Control	silabs
+984227f3-34fc-4045-a5d0-2c581f81a153	characteristic	Silicon Labs OTA Data	silabs
+25f05c0a-e917-46e9-b2a5-aa2be1245afe	characteristic	Silicon Labs Gecko Bootloader Version	silabs
+4f4a2368-8cca-451e-bfff-cf0e2ee23e9f	characteristic	Silicon Labs AppLoader Version	silabs
+4cc07bcf-0868-4b32-9dad-ba4cc41e5316	characteristic	Silicon Labs OTA Version	silabs
+0d77cc11-4ac1-49f2-bfa9-cd96ac7a92f8	characteristic	Silicon Labs Application Version	silabs
+#
+# Matter commissioning over Bluetooth (BTP): Matter Core Specification, "Bluetooth Transport
+# Protocol (BTP)", GATT service and characteristics; 0xfff6 is the 16-bit service UUID the
+# Bluetooth SIG assigned to the Connectivity Standards Alliance for Matter.
+fff6	service	Matter Commissioning Service	csa
+18ee2ef5-263d-4559-959f-4f9c429f9d11	characteristic	Matter BTP C1 (Write)	csa
+18ee2ef5-263d-4559-959f-4f9c429f9d12	characteristic	Matter BTP C2 (Indicate)	csa
+64630238-8772-45f2-b87d-748a83218f04	characteristic	Matter BTP C3 (Additional Commissioning Data)	csa
+#
+# Espressif ESP-IDF Wi-Fi provisioning over BLE (protocomm): ESP-IDF Programming Guide,
+# "Wi-Fi Provisioning", BLE transport. The service UUID is the one ESP-IDF's provisioning
+# example and Espressif's provisioning apps use; each endpoint's UUID replaces its bytes
+# 12-13 with the endpoint's 16-bit id (0xff4f-0xff53).
+021a9004-0382-4aea-bff4-6b3f1c5adfb4	service	ESP Wi-Fi Provisioning Service	espressif
+021aff4f-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-ctrl	espressif
+021aff50-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-scan	espressif
+021aff51-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-session	espressif
+021aff52-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning prov-config	espressif
+021aff53-0382-4aea-bff4-6b3f1c5adfb4	characteristic	ESP Provisioning proto-ver	espressif
 
 """#
     ),

@@ -87,10 +87,13 @@ public struct DissectorLibrary: Sendable {
     return entries
   }
 
-  /// The name of a service, characteristic or descriptor: the assigned numbers first,
-  /// then the dissector headers (so vendor UUIDs get names).
+  /// The name of a service, characteristic or descriptor: the SIG's assigned numbers
+  /// first, then the dissector headers (yours name your vendor UUIDs), then the vendor
+  /// UUIDs of Dissectors/vendor-uuids/.
   public func name(of uuid: BluetoothUUID) -> String? {
-    AssignedNumbers.name(of: uuid) ?? entries[uuid.normalized.value]?.name
+    let listed = AssignedNumbers.uuids[uuid.value]
+    if let listed, listed.vendor == nil { return listed.name }
+    return entries[uuid.value]?.name ?? listed?.name
   }
 
   /// The format of a UUID, parsing a built-in on first use.
