@@ -62,6 +62,9 @@ public struct Analyzer {
     decoder.decode(record, into: &analyzed.decoded)
   }
 
+  /// The Local Name `address` advertised, when the capture showed one.
+  public func advertisedName(of address: DeviceAddress) -> String? { peerNames.advertisedName(of: address) }
+
   /// Ends the capture: the requests and indications still waiting for an answer.
   public mutating func finish() -> [UnansweredRequest] {
     links.finish()

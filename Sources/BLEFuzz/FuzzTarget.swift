@@ -175,8 +175,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     let first = start ?? Timestamp(unixMicroseconds: 0)
     let unanswered = pipeline.finish { emit($0, $1, start: first) }
     let summary = pipeline.summary
+    let capture = CaptureInfo(file: path, source: source, summary: summary)
     for index in shows.indices {
-      shows[index].endCapture(summary, damage: source.damage, into: &out)
+      shows[index].endCapture(summary, capture: capture, into: &out)
       shows[index].finish(into: &out)
     }
     let timeline = builder.finish(unanswered)
@@ -187,17 +188,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
     for format in [RenderFormat.text, .json, .ndjson] {
       var timelineRenderer = TimelineRenderer(format: format, verbose: true, multipleFiles: false)
-      timelineRenderer.render(path: path, timeline, into: &out)
+      timelineRenderer.render(path: path, timeline, capture: capture, into: &out)
       timelineRenderer.finish(into: &out)
       var statsRenderer = StatsRenderer(format: format, multipleFiles: false)
       statsRenderer.begin(into: &out)
-      statsRenderer.render(path: path, format: source.formatDescription, statistics, damage: source.damage, into: &out)
+      statsRenderer.render(path: path, statistics, capture: capture, into: &out)
       statsRenderer.finish(into: &out)
       var devicesRenderer = DevicesRenderer(format: format, multipleFiles: false)
       devicesRenderer.begin(into: &out)
-      devicesRenderer.render(path: path, format: source.formatDescription, devices, table: table, into: &out)
+      devicesRenderer.render(path: path, devices, table: table, capture: capture, into: &out)
       devicesRenderer.finish(into: &out)
-      GATTRenderer.render(peers, format: format, into: &out)
+      GATTRenderer.render(peers, format: format, captures: [capture], into: &out)
       out.flush(force: true)
     }
     return records

@@ -348,7 +348,7 @@ enum AdvertisingJSON {
       appendAddress(address, into: &out)
       out.append(random ? ",\"random\":true" : ",\"random\":false")
     case .leRole(let role):
-      out.append(",\"role\":")
+      out.append(",\"le_role\":")
       out.appendDecimal(Int(role))
     case .uri(let uri):
       out.append(",\"uri\":")

@@ -16,6 +16,7 @@ public struct AppRenderer {
   let verbose: Bool
   let multipleFiles: Bool
   private var written = 0
+  private var captures: [CaptureInfo] = []
 
   public init(format: RenderFormat, api: AppAPI, verbose: Bool, multipleFiles: Bool) {
     self.format = format
@@ -28,7 +29,8 @@ public struct AppRenderer {
     if format == .json { out.appendDocumentStart(.app, listing: "calls") }
   }
 
-  public mutating func render(path: String, _ story: AppStory, into out: inout OutputBuffer) {
+  public mutating func render(path: String, _ story: AppStory, capture: CaptureInfo, into out: inout OutputBuffer) {
+    captures.append(capture)
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
@@ -40,9 +42,12 @@ public struct AppRenderer {
       AppText(api: api, verbose: verbose).append(story, into: &out)
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
+      var peerNames: [Int: String] = [:]
+      for connection in story.connections { peerNames[connection.ref.id] = connection.peerName }
       for call in story.calls {
         if format == .json, written > 0 { out.append(",") }
-        AppJSON.append(call, api: api, appDisconnected: disconnectedByApp, file: file, into: &out)
+        AppJSON.append(
+          call, api: api, appDisconnected: disconnectedByApp, peerNames: peerNames, file: file, into: &out)
         if format == .ndjson { out.append("\n") }
         written += 1
       }
@@ -50,7 +55,10 @@ public struct AppRenderer {
   }
 
   public func finish(into out: inout OutputBuffer) {
-    if format == .json { out.append("]}\n") }
+    guard format == .json else { return }
+    out.append("]")
+    out.appendCapturesJSON(captures)
+    out.append("}\n")
   }
 }
 
@@ -58,15 +66,21 @@ extension AppCall {
   /// `Heart Rate Measurement (0x0025)`, `0x0031`, or the service for discovery.
   var object: String? {
     let handle = attrHandle.map { "0x" + hex($0) }
+    let label = name ?? uuid?.normalized.description
     switch kind {
-    case .discoverServices: return uuid.map { name ?? $0.normalized.description } ?? "all"
+    case .discoverServices: return label ?? "all"
     case .discoverCharacteristics, .discoverIncluded:
       let range = startHandle.map { s in "0x" + hex(s) + "–0x" + hex(endHandle ?? s) }
-      return [name, range].compactMap { $0 }.joined(separator: " ")
+      return [label, range].compactMap { $0 }.joined(separator: " ")
     default:
-      if let name { return handle.map { "\(name) (\($0))" } ?? name }
+      if let label { return handle.map { "\(label) (\($0))" } ?? label }
       return handle
     }
+  }
+
+  /// Whether the call's `uuid` is a service's (discovery) rather than a characteristic's.
+  var isAboutService: Bool {
+    kind == .discoverServices || kind == .discoverCharacteristics || kind == .discoverIncluded
   }
 }
 
@@ -447,7 +461,8 @@ struct AppText {
 
 enum AppJSON {
   static func append(
-    _ call: AppCall, api: AppAPI, appDisconnected: Set<Int>, file: String?, into out: inout OutputBuffer
+    _ call: AppCall, api: AppAPI, appDisconnected: Set<Int>, peerNames: [Int: String], file: String?,
+    into out: inout OutputBuffer
   ) {
     var k = JSONKeys()
     out.append("{")
@@ -455,34 +470,29 @@ enum AppJSON {
     k.string("call", call.kind.rawValue, into: &out)
     k.key("conn", into: &out)
     if let conn = call.conn {
-      var c = JSONKeys()
-      out.append("{")
-      c.integer("id", conn.id, into: &out)
-      c.integer("handle", conn.handle, into: &out)
-      c.string("peer", conn.peer?.description, into: &out)
-      out.append("}")
+      out.appendConnJSON(conn, peerName: peerNames[conn.id])
     } else {
       out.append("null")
     }
     k.string("client", call.byLocal ? "local" : "remote", into: &out)
     k.integer("attr_handle", call.attrHandle, into: &out)
     if call.kind == .setNotify { k.integer("cccd_handle", call.cccdHandle, into: &out) }
-    k.uuid("uuid", call.uuid, into: &out)
-    k.string("name", call.name, into: &out)
-    k.uuid("service", call.service, into: &out)
-    k.string("service_name", call.serviceName, into: &out)
+    k.uuid("service_uuid", call.isAboutService ? call.uuid ?? call.service : call.service, into: &out)
+    k.string("service_name", call.isAboutService ? call.name ?? call.serviceName : call.serviceName, into: &out)
+    k.uuid("characteristic_uuid", call.isAboutService ? nil : call.uuid, into: &out)
+    k.string("characteristic_name", call.isAboutService ? nil : call.name, into: &out)
     k.string("mode", call.mode, into: &out)
-    k.string("status", call.ok ? "ok" : "error", into: &out)
+    k.string("result", call.ok ? "ok" : "error", into: &out)
     k.string("outcome", call.outcome, into: &out)
-    k.key("error", into: &out)
+    k.key("platform_error", into: &out)
     let errors = AppPlatform.errors(of: call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1))
     if call.ok, errors.android == nil, errors.coreBluetooth == nil {
       out.append("null")
     } else {
       var e = JSONKeys()
       out.append("{")
-      e.integer("hci", call.error.hci, into: &out)
-      e.integer("att", call.error.att, into: &out)
+      e.integer("hci_status", call.error.hci, into: &out)
+      e.integer("att_error", call.error.att, into: &out)
       e.integer("corebluetooth", errors.coreBluetooth?.code, into: &out)
       e.integer("android", errors.android?.code, into: &out)
       e.string("corebluetooth_name", errors.coreBluetooth?.name, into: &out)
@@ -491,7 +501,7 @@ enum AppJSON {
         e.key("android_alternatives", into: &out)
         out.append(string: "[" + alternatives.map(String.init).joined(separator: ",") + "]")
       }
-      e.string("unanswered", call.error.unanswered, into: &out)
+      e.string("unanswered_reason", call.error.unanswered, into: &out)
       out.append("}")
     }
     k.key("start_ts", into: &out)
@@ -514,7 +524,9 @@ enum AppJSON {
   }
 
   private static func extras(_ call: AppCall, _ k: inout JSONKeys, into out: inout OutputBuffer) {
-    if let peer = call.peerAddress { k.string("peer", peer.description, into: &out) }
+    if let peer = call.peerAddress {
+      k.peer("peer", peer, type: call.peerAddressType, peerName: call.peerName, into: &out)
+    }
     if let start = call.startHandle { k.integer("start_handle", start, into: &out) }
     if let end = call.endHandle { k.integer("end_handle", end, into: &out) }
     if let found = call.found { k.integer("found", found, into: &out) }
@@ -581,7 +593,7 @@ enum AppJSON {
     s.bool("extended", scan.extended, into: &out)
     s.integer("enable_frame", scan.enable.frame, into: &out)
     s.integer("disable_frame", scan.disable?.frame, into: &out)
-    s.integer("reports", scan.reports, into: &out)
+    s.integer("report_count", scan.reports, into: &out)
     s.integer("results", scan.results, into: &out)
     s.key("first_result", into: &out)
     if let first = scan.firstResult {
@@ -607,13 +619,13 @@ enum AppJSON {
       d.string("name", device.name, into: &out)
       d.bool("connectable", device.connectable, into: &out)
       d.bool("connected_later", device.connected, into: &out)
-      d.integer("reports", device.reports, into: &out)
+      d.integer("report_count", device.reports, into: &out)
       d.integer("results", device.results, into: &out)
       d.integer("first_report_frame", device.firstReport.frame, into: &out)
       d.milliseconds("first_report_ms", scan.enable.microseconds(to: device.firstReport), into: &out)
       d.integer("first_result_frame", device.firstResult?.frame, into: &out)
       d.milliseconds("first_result_ms", device.firstResult.map { scan.enable.microseconds(to: $0) }, into: &out)
-      d.key("services", into: &out)
+      d.key("service_uuids", into: &out)
       out.append("[")
       for (j, uuid) in device.services.enumerated() {
         if j > 0 { out.append(",") }

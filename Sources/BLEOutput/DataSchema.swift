@@ -36,6 +36,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
     "advertising": PackageResources.advertising_schema_json,
     "app": PackageResources.app_schema_json,
     "app-line": PackageResources.app_line_schema_json,
+    "common": PackageResources.common_schema_json,
     "device": PackageResources.device_schema_json,
     "devices": PackageResources.devices_schema_json,
     "dissectors": PackageResources.dissectors_schema_json,

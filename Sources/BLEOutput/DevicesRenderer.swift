@@ -14,6 +14,7 @@ public struct DevicesRenderer {
   let format: RenderFormat
   let multipleFiles: Bool
   private var written = 0
+  private var captures: [CaptureInfo] = []
 
   public init(format: RenderFormat, multipleFiles: Bool) {
     self.format = format
@@ -27,11 +28,12 @@ public struct DevicesRenderer {
 
   /// The devices of one capture.
   public mutating func render(
-    path: String, format description: String, _ devices: [Device], table: DeviceTable, into out: inout OutputBuffer
+    path: String, _ devices: [Device], table: DeviceTable, capture: CaptureInfo, into out: inout OutputBuffer
   ) {
+    captures.append(capture)
     switch format {
     case .text:
-      DevicesText.append(path: path, format: description, devices, table: table, into: &out)
+      DevicesText.append(path: path, format: capture.format, devices, table: table, into: &out)
     case .json, .ndjson:
       for device in devices {
         if format == .json && written > 0 { out.append(",") }
@@ -44,7 +46,9 @@ public struct DevicesRenderer {
 
   public mutating func finish(into out: inout OutputBuffer) {
     guard format == .json else { return }
-    out.append("]}\n")
+    out.append("]")
+    out.appendCapturesJSON(captures)
+    out.append("}\n")
   }
 }
 
@@ -67,7 +71,7 @@ enum DevicesJSON {
     }
     out.append(",\"names\":")
     AdvertisingJSON.appendStrings(device.names, into: &out)
-    out.append(",\"reports\":{")
+    out.append(",\"report_counts\":{")
     var first = true
     for name in orderedPDUTypes(device.reports) {
       if !first { out.append(",") }
@@ -76,7 +80,7 @@ enum DevicesJSON {
       out.append(":")
       out.appendDecimal(device.reports[name] ?? 0)
     }
-    out.append("},\"rssi\":")
+    out.append("},\"rssi_stats\":")
     if let low = device.rssiMin, let high = device.rssiMax, let mean = device.rssiMean {
       out.append("{\"min\":")
       out.appendDecimal(low)
@@ -98,7 +102,7 @@ enum DevicesJSON {
       out.append(",\"advertised_interval_ms\":")
       out.appendMeasure(advertised.milliseconds)
     }
-    out.append(",\"services\":")
+    out.append(",\"service_uuids\":")
     AdvertisingJSON.appendStrings(device.services.map(\.description), into: &out)
     out.append(",\"manufacturer\":[")
     for (index, entry) in device.manufacturer.enumerated() {

@@ -17,7 +17,8 @@ public enum GATTRenderer {
   }
 
   public static func render(
-    _ peers: [Peer], format: RenderFormat, names: DissectorLibrary = .builtin, into out: inout OutputBuffer
+    _ peers: [Peer], format: RenderFormat, names: DissectorLibrary = .builtin, captures: [CaptureInfo] = [],
+    into out: inout OutputBuffer
   ) {
     switch format {
     case .text:
@@ -33,14 +34,14 @@ public enum GATTRenderer {
         appendText(peer.server, names, into: &out)
       }
     case .json:
-      out.append("{\"$schema\":")
-      out.appendJSONString(DataSchema.gatt.id)
-      out.append(",\"peers\":[")
+      out.appendDocumentStart(.gatt, listing: "peers")
       for (index, peer) in peers.enumerated() {
         if index > 0 { out.append(",") }
         appendJSON(peer, names, into: &out)
       }
-      out.append("]}\n")
+      out.append("]")
+      out.appendCapturesJSON(captures)
+      out.append("}\n")
     case .ndjson:
       for peer in peers {
         appendJSON(peer, names, into: &out)

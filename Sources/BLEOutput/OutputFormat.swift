@@ -9,7 +9,7 @@ public enum RenderFormat: String, CaseIterable, Sendable {
 }
 
 /// Version of the JSON data contract; raised when a field changes meaning or goes away.
-public let schemaVersion = 1
+public let schemaVersion = 2
 
 extension OutputBuffer {
   /// The start of a JSON document of `schema`, up to its version:

@@ -101,15 +101,15 @@ extension OutputBuffer {
       p.bool("bonding", pairing.bonding, into: &out)
       p.integer("key_size", pairing.keySize, into: &out)
       p.key("keys", into: &out)
-      out.append("{\"initiator\":")
+      out.append("{\"by_initiator\":")
       out.appendStrings(pairing.initiatorKeys.names)
-      out.append(",\"responder\":")
+      out.append(",\"by_responder\":")
       out.appendStrings(pairing.responderKeys.names)
       out.append("}")
       p.key("keys_seen", into: &out)
-      out.append("{\"initiator\":")
+      out.append("{\"by_initiator\":")
       out.appendStrings(pairing.initiatorKeysSeen.map(\.name))
-      out.append(",\"responder\":")
+      out.append(",\"by_responder\":")
       out.appendStrings(pairing.responderKeysSeen.map(\.name))
       out.append("}")
       p.string("outcome", pairing.outcomeName, into: &out)
@@ -118,7 +118,10 @@ extension OutputBuffer {
       case .failed(let at, _): p.integer("outcome_frame", at.frame, into: &out)
       case .incomplete: p.integer("outcome_frame", Int?.none, into: &out)
       }
-      if case .failed(_, let reason) = pairing.outcome { p.string("failed_reason", reason.name, into: &out) }
+      if case .failed(_, let reason) = pairing.outcome {
+        p.integer("failed_reason", reason.rawValue, into: &out)
+        p.string("failed_reason_name", reason.name, into: &out)
+      }
     }
     k.key("encryptions", into: &self)
     TimelineJSON.appendArray(security.encryptions, into: &self) { start, out in
@@ -129,7 +132,7 @@ extension OutputBuffer {
       e.integer("key_size", start.keySize, into: &out)
       e.integer("level", start.level, into: &out)
     }
-    k.key("security_requests", into: &self)
+    k.key("security_request_frames", into: &self)
     append(string: "[" + security.securityRequests.map { String($0.frame) }.joined(separator: ",") + "]")
     k.key("att_errors", into: &self)
     TimelineJSON.appendArray(security.attErrors, into: &self) { error, out in
@@ -149,7 +152,7 @@ extension OutputBuffer {
     TimelineJSON.appendArray(security.findings, into: &self) { finding, out in
       var f = JSONKeys()
       f.string("severity", finding.severity.rawValue, into: &out)
-      f.string("reason", finding.reason, into: &out)
+      f.string("title", finding.reason, into: &out)
       f.string("detail", finding.detail, into: &out)
       f.key("frames", into: &out)
       out.append(string: "[" + finding.frames.map(String.init).joined(separator: ",") + "]")
@@ -173,14 +176,14 @@ extension StatsJSON {
   static func appendSecurity(_ stats: Statistics, into out: inout OutputBuffer) {
     let summary = stats.security
     var k = JSONKeys()
-    k.integer("connections", summary.connections, into: &out)
-    k.integer("encrypted", summary.encrypted, into: &out)
+    k.integer("connection_count", summary.connections, into: &out)
+    k.integer("encrypted_count", summary.encrypted, into: &out)
     k.integer("after_pairing", summary.afterPairing, into: &out)
     k.integer("stored_key", summary.storedKey, into: &out)
     k.integer("never_encrypted", summary.connections - summary.encrypted, into: &out)
-    k.integer("pairings", summary.pairings, into: &out)
+    k.integer("pairing_count", summary.pairings, into: &out)
     k.integer("legacy", summary.legacy, into: &out)
-    k.integer("secure_connections", summary.secureConnections, into: &out)
+    k.integer("secure_connection_count", summary.secureConnections, into: &out)
     k.integer("failed", summary.failed, into: &out)
     k.integer("incomplete", summary.incomplete, into: &out)
     /// `[{"<label>":…,"count":…}]`.
@@ -197,18 +200,18 @@ extension StatsJSON {
     TimelineJSON.appendArray(Array(summary.levels.enumerated()), into: &out) { level, out in
       var l = JSONKeys()
       l.integer("level", level.offset + 1, into: &out)
-      l.integer("connections", level.element, into: &out)
+      l.integer("connection_count", level.element, into: &out)
     }
     k.integer("levels_uncertain", summary.uncertain, into: &out)
-    k.integer("att_errors", summary.attErrors, into: &out)
-    counts("followed_by", "what", summary.followedBy.map { ($0.what, $0.count) })
+    k.integer("att_error_count", summary.attErrors, into: &out)
+    counts("followed_by_counts", "what", summary.followedBy.map { ($0.what, $0.count) })
     k.key("findings", into: &out)
     TimelineJSON.appendArray(summary.findings, into: &out) { finding, out in
       var f = JSONKeys()
       f.string("severity", finding.severity.rawValue, into: &out)
-      f.string("reason", finding.reason, into: &out)
+      f.string("title", finding.reason, into: &out)
       f.integer("count", finding.count, into: &out)
-      f.integer("connections", finding.connections, into: &out)
+      f.integer("connection_count", finding.connections, into: &out)
     }
     out.append("}")
   }

@@ -8,7 +8,7 @@ public protocol ShowRenderer {
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer)
   /// `start` is the time of the capture's first record (shown or not).
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer)
-  mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer)
+  mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer)
   mutating func finish(into out: inout OutputBuffer)
 }
 
@@ -65,10 +65,11 @@ struct JSONShowRenderer: ShowRenderer {
     if !document { out.append(0x0A) }
   }
 
-  mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {
+  mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer) {
     guard document else { return }
-    out.append("],\"damage\":")
-    Self.appendDamage(damage, into: &out)
+    out.append("]")
+    var k = JSONKeys(following: 1)
+    capture.appendFields(&k, records: "record_count", skipFileAndFormat: true, into: &out)
     if summary.dropped > 0 {
       out.append(",\"dropped\":")
       out.appendDecimal(summary.dropped)
@@ -149,19 +150,8 @@ enum JSONRecord {
     }
     if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
     if let conn = analyzed.conn {
-      out.append(",\"conn\":{\"id\":")
-      out.appendDecimal(conn.id)
-      out.append(",\"handle\":")
-      out.appendDecimal(Int(conn.handle))
-      out.append(",\"peer\":")
-      if let peer = conn.peer {
-        out.append(UInt8(ascii: "\""))
-        out.appendAddress(peer)
-        out.append(UInt8(ascii: "\""))
-      } else {
-        out.append("null")
-      }
-      out.append("}")
+      out.append(",\"conn\":")
+      out.appendConnJSON(conn, peerName: analyzed.peerName?.name)
     }
     if let monitor = decoded.monitor {
       out.append(",\"monitor\":{\"opcode\":")
@@ -231,22 +221,13 @@ enum JSONRecord {
     if let name = att.opcode.staticName { out.appendJSONString(name) } else { out.appendJSONString(att.opcode.name) }
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
     if let attribute = analyzed.attribute {
-      if let uuid = attribute.uuidUTF8 {
-        out.append(",\"uuid\":")
-        out.appendJSONString(utf8: uuid)
-      }
-      if let service = attribute.serviceNameUTF8 {
-        out.append(",\"service\":")
-        out.appendJSONString(utf8: service)
-      }
-      if let characteristic = attribute.characteristicNameUTF8 {
-        out.append(",\"characteristic\":")
-        out.appendJSONString(utf8: characteristic)
-      }
-      if let descriptor = attribute.descriptorNameUTF8 {
-        out.append(",\"descriptor\":")
-        out.appendJSONString(utf8: descriptor)
-      }
+      appendText(",\"uuid\":", attribute.uuidUTF8, into: &out)
+      appendText(",\"service_uuid\":", attribute.serviceUUIDUTF8, into: &out)
+      appendText(",\"service_name\":", attribute.serviceNameUTF8, into: &out)
+      appendText(",\"characteristic_uuid\":", attribute.characteristicUUIDUTF8, into: &out)
+      appendText(",\"characteristic_name\":", attribute.characteristicNameUTF8, into: &out)
+      appendText(",\"descriptor_uuid\":", attribute.descriptorUUIDUTF8, into: &out)
+      appendText(",\"descriptor_name\":", attribute.descriptorNameUTF8, into: &out)
     }
     switch att.parameters {
     case .handleRange(let start, let end), .readByType(let start, let end, _),
@@ -329,6 +310,13 @@ enum JSONRecord {
       out.appendJSONString(hci.name)
     }
     out.append("}")
+  }
+
+  /// `key` and the text when there is one; a missing field is left out.
+  private static func appendText(_ key: StaticString, _ utf8: UnsafeRawBufferPointer?, into out: inout OutputBuffer) {
+    guard let utf8 else { return }
+    out.append(key)
+    out.appendJSONString(utf8: utf8)
   }
 
   /// `key` and the value when there is one; a missing field is left out.

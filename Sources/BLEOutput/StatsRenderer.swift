@@ -29,20 +29,16 @@ public struct StatsRenderer {
   }
 
   /// The statistics of one capture, once it was read to its end.
-  public mutating func render(
-    path: String, format description: String, _ stats: Statistics, damage: CaptureDamage?,
-    into out: inout OutputBuffer
-  ) {
+  public mutating func render(path: String, _ stats: Statistics, capture: CaptureInfo, into out: inout OutputBuffer) {
     switch format {
     case .text:
       if written > 0 { out.append("\n") }
-      StatsText.append(path: path, format: description, stats, damage: damage, into: &out)
+      StatsText.append(path: path, format: capture.format, stats, damage: capture.damage, into: &out)
     case .json:
       if written > 0 { out.append(",") }
-      StatsJSON.appendDocumentCapture(path: path, format: description, stats, damage: damage, into: &out)
+      StatsJSON.appendDocumentCapture(stats, capture: capture, into: &out)
     case .ndjson:
-      StatsJSON.appendLines(
-        path: path, format: description, stats, damage: damage, file: multipleFiles ? path : nil, into: &out)
+      StatsJSON.appendLines(stats, capture: capture, file: multipleFiles ? path : nil, into: &out)
     }
     written += 1
   }
@@ -58,11 +54,9 @@ public struct StatsRenderer {
 /// The objects of stats.schema.json. Each row object is the same in the document and
 /// on an NDJSON line, where it starts with `type` (and `file`).
 enum StatsJSON {
-  static func appendDocumentCapture(
-    path: String, format: String, _ stats: Statistics, damage: CaptureDamage?, into out: inout OutputBuffer
-  ) {
+  static func appendDocumentCapture(_ stats: Statistics, capture: CaptureInfo, into out: inout OutputBuffer) {
     out.append("{")
-    appendCapture(path: path, format: format, stats, damage: damage, into: &out)
+    appendCapture(stats, capture: capture, into: &out)
     func rows<T>(_ key: StaticString, _ items: [T], _ body: (T, inout OutputBuffer) -> Void) {
       out.append(key)
       for (index, item) in items.enumerated() {
@@ -85,12 +79,9 @@ enum StatsJSON {
     out.append("}")
   }
 
-  static func appendLines(
-    path: String, format: String, _ stats: Statistics, damage: CaptureDamage?, file: String?,
-    into out: inout OutputBuffer
-  ) {
+  static func appendLines(_ stats: Statistics, capture: CaptureInfo, file: String?, into out: inout OutputBuffer) {
     out.append("{\"type\":\"capture\",")
-    appendCapture(path: path, format: format, stats, damage: damage, into: &out)
+    appendCapture(stats, capture: capture, into: &out)
     out.append("}\n")
     func lines<T>(_ type: StaticString, _ items: [T], _ body: (T, inout OutputBuffer) -> Void) {
       for item in items {
@@ -117,15 +108,9 @@ enum StatsJSON {
   }
 
   /// The capture's own fields, without the braces' opening.
-  static func appendCapture(
-    path: String, format: String, _ stats: Statistics, damage: CaptureDamage?, into out: inout OutputBuffer
-  ) {
-    out.append("\"file\":")
-    out.appendJSONString(path)
-    out.append(",\"format\":")
-    out.appendJSONString(format)
-    out.append(",\"records\":")
-    out.appendDecimal(stats.records)
+  static func appendCapture(_ stats: Statistics, capture: CaptureInfo, into out: inout OutputBuffer) {
+    var k = JSONKeys()
+    capture.appendFields(&k, into: &out)
     if stats.dropped > 0 {
       out.append(",\"dropped\":")
       out.appendDecimal(stats.dropped)
@@ -143,10 +128,8 @@ enum StatsJSON {
       out.appendDecimal(stats.llRetransmissions)
       out.append("}")
     }
-    out.append(",\"transactions\":")
+    out.append(",\"transaction_counts\":")
     appendTransactions(stats.transactions, into: &out)
-    out.append(",\"damage\":")
-    JSONShowRenderer.appendDamage(damage, into: &out)
   }
 
   // Rows: each appends its fields and the closing brace.
@@ -160,7 +143,7 @@ enum StatsJSON {
     out.appendDecimal(row.count)
     out.append(",\"value_bytes\":")
     out.appendDecimal(row.valueBytes)
-    out.append(",\"transactions\":")
+    out.append(",\"transaction_counts\":")
     if let transactions = row.transactions { appendTransactions(transactions, into: &out) } else { out.append("null") }
     out.append("}")
   }
@@ -180,22 +163,24 @@ enum StatsJSON {
   }
 
   static func appendCharacteristic(_ row: CharacteristicStats, into out: inout OutputBuffer) {
-    out.append("\"value_handle\":")
-    out.appendDecimal(Int(row.key.valueHandle))
-    out.append(",\"uuid\":")
-    appendOptionalString(row.key.uuid?.normalized.description, into: &out)
-    out.append(",\"name\":")
-    appendOptionalString(row.name, into: &out)
-    out.append(",\"service\":")
-    appendOptionalString(row.service, into: &out)
-    for (key, value) in [
-      (",\"reads\":", row.reads), (",\"writes\":", row.writes), (",\"notifications\":", row.notifications),
-      (",\"indications\":", row.indications), (",\"errors\":", row.errors), (",\"value_bytes\":", row.valueBytes),
-    ] as [(StaticString, Int)] {
-      out.append(key)
-      out.appendDecimal(value)
+    var k = JSONKeys()
+    k.peer("peer", row.key.peer, type: row.peerType, peerName: row.peerName, into: &out)
+    k.integer("value_handle", row.key.valueHandle, into: &out)
+    k.attribute(row.attribute, into: &out)
+    if row.attribute == nil {
+      // Known by its UUID alone (an imported database, a value seen before discovery).
+      k.uuid("characteristic_uuid", row.key.uuid, into: &out)
     }
-    out.append(",\"transactions\":")
+    k.integer("reads", row.reads, into: &out)
+    k.integer("write_requests", row.writeRequests, into: &out)
+    k.integer("write_commands", row.writeCommands, into: &out)
+    k.integer("prepare_writes", row.prepareWrites, into: &out)
+    k.integer("cccd_writes", row.cccdWrites, into: &out)
+    k.integer("notifications", row.notifications, into: &out)
+    k.integer("indications", row.indications, into: &out)
+    k.integer("error_count", row.errors, into: &out)
+    k.integer("value_bytes", row.valueBytes, into: &out)
+    k.key("transaction_counts", into: &out)
     if let transactions = row.transactions { appendTransactions(transactions, into: &out) } else { out.append("null") }
     out.append("}")
   }
@@ -208,7 +193,7 @@ enum StatsJSON {
     out.append(",\"handle\":")
     out.appendDecimal(Int(row.ref.handle))
     out.append(",\"peer\":")
-    AdvertisingJSON.appendAddress(row.ref.peer, into: &out)
+    out.appendPeerJSON(row.ref.peer, type: row.ref.peerType, name: row.peerName)
     out.append(",\"role\":")
     appendOptionalString(row.ref.roleName, into: &out)
     out.append(",\"connect_latency_ms\":")
@@ -223,9 +208,9 @@ enum StatsJSON {
     out.appendDecimal(row.attPDUs)
     out.append(",\"value_bytes\":")
     out.appendDecimal(row.valueBytes)
-    out.append(",\"transactions\":")
+    out.append(",\"transaction_counts\":")
     appendTransactions(row.transactions, into: &out)
-    out.append(",\"pairs\":")
+    out.append(",\"pair_count\":")
     out.appendDecimal(row.pairs)
     out.append(",\"rtt\":")
     appendSummary(row.rtt, into: &out)
@@ -253,7 +238,7 @@ enum StatsJSON {
       out.append("\":")
       out.appendDecimal(entry.count)
     }
-    out.append("},\"latency\":")
+    out.append("},\"latency_stats\":")
     appendSummary(stats.connectLatency, into: &out)
     out.append(",\"histogram\":")
     appendHistogram(stats.connectHistogram, into: &out)
@@ -261,7 +246,7 @@ enum StatsJSON {
   }
 
   static func appendWriteNotify(_ stats: Statistics, into out: inout OutputBuffer) {
-    out.append("\"pairs\":")
+    out.append("\"pair_count\":")
     out.appendDecimal(stats.rttHistogram.total)
     out.append(",\"rtt\":")
     appendSummary(stats.rtt, into: &out)
@@ -271,21 +256,13 @@ enum StatsJSON {
   }
 
   static func appendPair(_ row: PairStats, into out: inout OutputBuffer) {
-    for (side, key, name) in [("write", row.write, row.writeName), ("notify", row.notify, row.notifyName)] {
-      out.append(side == "write" ? "\"" : ",\"")
-      out.append(string: side)
-      out.append("_handle\":")
-      out.appendDecimal(Int(key.valueHandle))
-      out.append(",\"")
-      out.append(string: side)
-      out.append("_uuid\":")
-      appendOptionalString(key.uuid?.normalized.description, into: &out)
-      out.append(",\"")
-      out.append(string: side)
-      out.append("_name\":")
-      appendOptionalString(name, into: &out)
-    }
-    out.append(",\"rtt\":")
+    var k = JSONKeys()
+    k.peer("peer", row.write.peer, type: nil, peerName: nil, into: &out)
+    k.integer("write_handle", row.write.valueHandle, into: &out)
+    k.attribute(row.writeAttribute, prefix: "write_", into: &out)
+    k.integer("notify_handle", row.notify.valueHandle, into: &out)
+    k.attribute(row.notifyAttribute, prefix: "notify_", into: &out)
+    k.key("rtt", into: &out)
     appendSummary(row.rtt, into: &out)
     out.append("}")
   }
@@ -303,7 +280,7 @@ enum StatsJSON {
       out.append(key)
       out.appendDecimal(value)
     }
-    out.append(",\"latency\":")
+    out.append(",\"latency_stats\":")
     appendSummary(stats.latency, into: &out)
     out.append(",\"histogram\":")
     appendHistogram(stats.histogram, into: &out)
@@ -472,14 +449,18 @@ enum StatsText {
   static func characteristicTable(_ stats: Statistics) -> TextTable? {
     guard !stats.characteristics.isEmpty else { return nil }
     var table = TextTable(
-      headers: ["handle", "characteristic", "reads", "writes", "notify", "indicate", "errors", "value bytes"]
-        + latencyHeaders,
-      rightAligned: Set(2...11))
+      headers: [
+        "peer", "handle", "characteristic", "reads", "write req", "write cmd", "long", "cccd", "notify", "indicate",
+        "errors", "value bytes",
+      ] + latencyHeaders,
+      rightAligned: Set(3...15))
     for row in stats.characteristics {
       table.rows.append(
         [
-          "0x" + hex(row.key.valueHandle), characteristic(row.key, row.name), "\(row.reads)", "\(row.writes)",
-          "\(row.notifications)", "\(row.indications)", "\(row.errors)", "\(row.valueBytes)",
+          row.peerName ?? row.key.peer?.description ?? "-", "0x" + hex(row.key.valueHandle),
+          characteristic(row.key, row.attribute?.characteristicName), "\(row.reads)", "\(row.writeRequests)",
+          "\(row.writeCommands)", "\(row.prepareWrites)", "\(row.cccdWrites)", "\(row.notifications)",
+          "\(row.indications)", "\(row.errors)", "\(row.valueBytes)",
         ] + latencyCells(row.transactions?.latency))
     }
     return table
@@ -505,7 +486,8 @@ enum StatsText {
     for row in stats.connections {
       table.rows.append(
         [
-          "\(row.ref.id)", "0x" + hex(row.ref.handle), row.ref.peer?.description ?? "-", row.ref.roleName ?? "-",
+          "\(row.ref.id)", "0x" + hex(row.ref.handle), row.peerName ?? row.ref.peer?.description ?? "-",
+          row.ref.roleName ?? "-",
           row.connectLatencyMicroseconds.map(milliseconds) ?? "-", seconds(row.durationMicroseconds), "\(row.attPDUs)",
           outcomes(row.transactions.outcomes),
         ] + latencyCells(row.transactions.latency) + [
@@ -522,8 +504,10 @@ enum StatsText {
     for row in stats.pairs {
       table.rows.append(
         [
-          "0x" + hex(row.write.valueHandle) + " " + characteristic(row.write, row.writeName),
-          "0x" + hex(row.notify.valueHandle) + " " + characteristic(row.notify, row.notifyName), "\(row.rtt.count)",
+          "0x" + hex(row.write.valueHandle) + " " + characteristic(row.write, row.writeAttribute?.characteristicName),
+          "0x" + hex(row.notify.valueHandle) + " "
+            + characteristic(row.notify, row.notifyAttribute?.characteristicName),
+          "\(row.rtt.count)",
         ] + latencyCells(row.rtt))
     }
     return table

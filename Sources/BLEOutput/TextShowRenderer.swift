@@ -204,7 +204,8 @@ struct TextShowRenderer: ShowRenderer {
     }
   }
 
-  mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {
+  mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer) {
+    let damage = capture.damage
     out.append("# ")
     out.appendDecimal(summary.records)
     out.append(summary.records == 1 ? " record in " : " records in ")

@@ -23,7 +23,7 @@ public struct TimelineRenderer {
     self.multipleFiles = multipleFiles
   }
 
-  public mutating func render(path: String, _ timeline: Timeline, into out: inout OutputBuffer) {
+  public mutating func render(path: String, _ timeline: Timeline, capture: CaptureInfo, into out: inout OutputBuffer) {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
@@ -34,9 +34,13 @@ public struct TimelineRenderer {
       }
       TimelineText.append(timeline, verbose: verbose, into: &out)
     case .json:
-      json.collect(timeline, file: file)
+      json.collect(timeline, file: file, capture: capture)
     case .ndjson:
       TimelineJSON.appendLines(timeline, file: file, into: &out)
+      out.append("{\"type\":\"capture\"")
+      var k = JSONKeys(following: 1)
+      capture.appendFields(&k, into: &out)
+      out.append("}\n")
     }
   }
 
@@ -140,7 +144,7 @@ extension ConnectionTimeline {
         "GATT discovery done: \(discovery.requests) requests in " + Milliseconds.text(discovery.durationMicroseconds))
     }
     for subscription in subscriptions {
-      var text = "subscribe \(subscription.valueName) on " + (subscription.characteristicName ?? "handle")
+      var text = "subscribe \(subscription.valueName) on " + (subscription.characteristicLabel ?? "handle")
       text += " (CCCD 0x" + hex(subscription.handle) + ")"
       if let outcome = subscription.outcome, outcome != .ok { text += ": " + outcome.rawValue }
       add(subscription.at, "subscription", text)
@@ -425,6 +429,11 @@ enum TimelineText {
 struct JSONKeys {
   private var count = 0
 
+  init() {}
+
+  /// Keys written after `count` others (the object is already open with them).
+  init(following count: Int) { self.count = count }
+
   mutating func key(_ name: StaticString, into out: inout OutputBuffer) {
     out.append(count == 0 ? "\"" : ",\"")
     out.append(name)
@@ -455,35 +464,89 @@ struct JSONKeys {
   mutating func uuid(_ name: StaticString, _ value: BluetoothUUID?, into out: inout OutputBuffer) {
     string(name, value.map { $0.normalized.description }, into: &out)
   }
+
+  /// A key made at run time (`write_characteristic_uuid`).
+  mutating func key(named name: String, into out: inout OutputBuffer) {
+    out.append(count == 0 ? "\"" : ",\"")
+    out.append(string: name)
+    out.append("\":")
+    count += 1
+  }
+
+  /// What an attribute is, in the naming scheme of the contract: `service_uuid`,
+  /// `service_name`, `characteristic_uuid`, `characteristic_name`, `descriptor_uuid`,
+  /// `descriptor_name` (each after `prefix`), null where unknown.
+  mutating func attribute(_ attribute: GATTAttribute?, prefix: String = "", into out: inout OutputBuffer) {
+    for (name, text) in [
+      ("service_uuid", attribute?.serviceUUIDText), ("service_name", attribute?.serviceName),
+      ("characteristic_uuid", attribute?.characteristicUUIDText),
+      ("characteristic_name", attribute?.characteristicName),
+      ("descriptor_uuid", attribute?.descriptorUUIDText), ("descriptor_name", attribute?.descriptorName),
+    ] {
+      key(named: prefix + name, into: &out)
+      if let text { out.appendJSONString(text) } else { out.append("null") }
+    }
+  }
+
+  /// `peer`: `{"address","type","name"}`, or null.
+  mutating func peer(
+    _ name: StaticString, _ address: DeviceAddress?, type: UInt8?, peerName: String?, into out: inout OutputBuffer
+  ) {
+    key(name, into: &out)
+    out.appendPeerJSON(address, type: type, name: peerName)
+  }
+
+  /// `conn`: `{"id","handle","peer"}` of connection `id` in `connections`, or null.
+  mutating func conn(_ id: Int?, _ connections: ConnectionIndex, into out: inout OutputBuffer) {
+    key("conn", into: &out)
+    guard let id, let connection = connections[id] else { return out.append("null") }
+    out.appendConnJSON(connection.ref, peerName: connection.peerName)
+  }
+}
+
+/// A timeline's connections by id, for the `conn` objects of its attempts, transactions and pairs.
+struct ConnectionIndex {
+  private var byID: [Int: (ref: ConnectionRef, peerName: String?)] = [:]
+
+  init(_ timeline: Timeline) {
+    for connection in timeline.connections { byID[connection.ref.id] = (connection.ref, connection.peerName) }
+  }
+
+  subscript(id: Int) -> (ref: ConnectionRef, peerName: String?)? { byID[id] }
 }
 
 struct TimelineJSON {
   private var timelines: [(Timeline, String?)] = []
+  private var captures: [CaptureInfo] = []
 
-  mutating func collect(_ timeline: Timeline, file: String?) {
+  mutating func collect(_ timeline: Timeline, file: String?, capture: CaptureInfo) {
     timelines.append((timeline, file))
+    captures.append(capture)
   }
 
   func appendDocument(into out: inout OutputBuffer) {
     out.appendDocumentHeader(.timeline)
-    appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$2) }
-    appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, into: &$2) }
-    appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, into: &$2) }
-    appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, into: &$2) }
-    appendSection(",\"adapter_events\":[", \.adapterEvents) { Self.appendAdapterEvent($0, file: $1, into: &$2) }
+    let indexes = timelines.map { ConnectionIndex($0.0) }
+    appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$3) }
+    appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, $2, into: &$3) }
+    appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, $2, into: &$3) }
+    appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, $2, into: &$3) }
+    appendSection(",\"adapter_events\":[", \.adapterEvents) { Self.appendAdapterEvent($0, file: $1, into: &$3) }
+    out.appendCapturesJSON(captures)
     out.append("}\n")
 
     /// `key`, then the items of every capture, each with its capture's file.
     func appendSection<T>(
-      _ key: StaticString, _ items: (Timeline) -> [T], _ append: (T, String?, inout OutputBuffer) -> Void
+      _ key: StaticString, _ items: (Timeline) -> [T],
+      _ append: (T, String?, ConnectionIndex, inout OutputBuffer) -> Void
     ) {
       out.append(key)
       var first = true
-      for (timeline, file) in timelines {
+      for ((timeline, file), index) in zip(timelines, indexes) {
         for item in items(timeline) {
           if !first { out.append(",") }
           first = false
-          append(item, file, &out)
+          append(item, file, index, &out)
         }
       }
       out.append("]")
@@ -491,19 +554,20 @@ struct TimelineJSON {
   }
 
   static func appendLines(_ timeline: Timeline, file: String?, into out: inout OutputBuffer) {
+    let index = ConnectionIndex(timeline)
     for item in timeline.items(allAttempts: true) {
       switch item {
       case .connection(let connection): appendConnection(connection, file: file, type: true, into: &out)
-      case .attempt(let attempt): appendAttempt(attempt, file: file, type: true, into: &out)
+      case .attempt(let attempt): appendAttempt(attempt, file: file, index, type: true, into: &out)
       }
       out.append("\n")
     }
     for transaction in timeline.transactions {
-      appendTransaction(transaction, file: file, type: true, into: &out)
+      appendTransaction(transaction, file: file, index, type: true, into: &out)
       out.append("\n")
     }
     for pair in timeline.pairs {
-      appendPair(pair, file: file, type: true, into: &out)
+      appendPair(pair, file: file, index, type: true, into: &out)
       out.append("\n")
     }
     for event in timeline.adapterEvents {
@@ -518,7 +582,7 @@ struct TimelineJSON {
   ) {
     var k = begin("adapter_event", file, type, into: &out)
     k.integer("adapter", event.adapter, into: &out)
-    k.string("event", event.kind.rawValue, into: &out)
+    k.string("change", event.kind.rawValue, into: &out)
     k.integer("frame", event.at.frame, into: &out)
     k.key("ended_connections", into: &out)
     out.append("[")
@@ -548,16 +612,7 @@ struct TimelineJSON {
     k.integer("handle", c.ref.handle, into: &out)
     k.integer("generation", c.ref.generation, into: &out)
     k.string("role", c.ref.roleName, into: &out)
-    k.key("peer", into: &out)
-    if let peer = c.ref.peer {
-      var p = JSONKeys()
-      out.append("{")
-      p.string("address", peer.description, into: &out)
-      p.string("type", c.ref.peerType.map { AdvertisingAddressType(rawValue: $0).name }, into: &out)
-      out.append("}")
-    } else {
-      out.append("null")
-    }
+    k.peer("peer", c.ref.peer, type: c.ref.peerType, peerName: c.peerName, into: &out)
     if let accessAddress = c.accessAddress { k.integer("access_address", accessAddress, into: &out) }
     k.integer("create_frame", c.attempt?.create.frame, into: &out)
     k.integer("complete_frame", c.complete?.frame, into: &out)
@@ -587,7 +642,7 @@ struct TimelineJSON {
       d.integer("max_rx_octets", change.maxRXOctets, into: &out)
       d.integer("max_rx_time_us", change.maxRXTime, into: &out)
     }
-    k.key("phy", into: &out)
+    k.key("phy_update", into: &out)
     appendOptional(c.phy.last, into: &out) { change, out in
       var p = JSONKeys()
       p.integer("frame", change.at.frame, into: &out)
@@ -616,7 +671,7 @@ struct TimelineJSON {
       d.integer("start_frame", discovery.start.frame, into: &out)
       d.integer("end_frame", discovery.end.frame, into: &out)
       d.milliseconds("duration_ms", discovery.durationMicroseconds, into: &out)
-      d.integer("requests", discovery.requests, into: &out)
+      d.integer("request_count", discovery.requests, into: &out)
       d.string("by", discovery.byLocal ? "local" : "remote", into: &out)
     }
     k.key("subscriptions", into: &out)
@@ -625,8 +680,7 @@ struct TimelineJSON {
       s.integer("frame", subscription.at.frame, into: &out)
       s.integer("handle", subscription.handle, into: &out)
       s.integer("value_handle", subscription.valueHandle, into: &out)
-      s.uuid("characteristic", subscription.characteristic, into: &out)
-      s.string("name", subscription.characteristicName, into: &out)
+      s.attribute(subscription.attribute, into: &out)
       s.string("value", subscription.valueName, into: &out)
       s.string("outcome", subscription.outcome?.rawValue, into: &out)
     }
@@ -691,41 +745,43 @@ struct TimelineJSON {
       p.integer("encrypted_frame", pairing.encrypted?.frame, into: &out)
       p.milliseconds("latency_ms", pairing.latencyMicroseconds, into: &out)
       p.integer("failed_frame", pairing.failed?.at.frame, into: &out)
-      p.string("failed_reason", pairing.failed.map { SMPPairingFailedReason(rawValue: $0.reason).name }, into: &out)
+      p.integer("failed_reason", pairing.failed?.reason, into: &out)
+      p.string(
+        "failed_reason_name", pairing.failed.map { SMPPairingFailedReason(rawValue: $0.reason).name }, into: &out)
       p.string("failed_by", pairing.failedByLocal.map { $0 ? "local" : "remote" }, into: &out)
     }
     out.append("}")
   }
 
   static func appendAttempt(
-    _ attempt: ConnectionAttempt, file: String?, type: Bool = false, into out: inout OutputBuffer
+    _ attempt: ConnectionAttempt, file: String?, _ connections: ConnectionIndex, type: Bool = false,
+    into out: inout OutputBuffer
   ) {
     var k = begin("attempt", file, type, into: &out)
     k.integer("adapter", attempt.adapter, into: &out)
     k.string("command", attempt.command, into: &out)
     k.integer("create_frame", attempt.create.frame, into: &out)
-    k.string("peer", attempt.peer?.description, into: &out)
-    k.string("peer_type", attempt.peerType.map { AdvertisingAddressType(rawValue: $0).name }, into: &out)
+    k.peer("peer", attempt.peer, type: attempt.peerType, peerName: attempt.peerName, into: &out)
     k.integer("cancel_frame", attempt.cancel?.frame, into: &out)
     k.integer("result_frame", attempt.result?.frame, into: &out)
     k.integer("status", attempt.status, into: &out)
     k.string("status_name", attempt.status.map { HCIStatusCode(rawValue: $0).name }, into: &out)
     k.string("outcome", attempt.outcome.rawValue, into: &out)
     k.milliseconds("latency_ms", attempt.latencyMicroseconds, into: &out)
-    k.integer("conn", attempt.connection, into: &out)
+    k.conn(attempt.connection, connections, into: &out)
     out.append("}")
   }
 
   static func appendTransaction(
-    _ transaction: Transaction, file: String?, type: Bool = false, into out: inout OutputBuffer
+    _ transaction: Transaction, file: String?, _ connections: ConnectionIndex, type: Bool = false,
+    into out: inout OutputBuffer
   ) {
     var k = begin("transaction", file, type, into: &out)
-    k.integer("conn", transaction.conn, into: &out)
+    k.conn(transaction.conn, connections, into: &out)
     k.integer("opcode", transaction.opcode, into: &out)
     k.string("name", ATTOpcode(rawValue: transaction.opcode).name, into: &out)
     k.integer("handle", transaction.handle, into: &out)
-    k.uuid("characteristic", transaction.characteristic, into: &out)
-    k.string("attribute_name", transaction.name, into: &out)
+    k.attribute(transaction.attribute, into: &out)
     k.integer("request_frame", transaction.request.frame, into: &out)
     k.integer("response_frame", transaction.response?.frame, into: &out)
     k.key("request_ts", into: &out)
@@ -745,23 +801,24 @@ struct TimelineJSON {
     out.append("}")
   }
 
-  static func appendPair(_ pair: WriteNotifyPair, file: String?, type: Bool = false, into out: inout OutputBuffer) {
+  static func appendPair(
+    _ pair: WriteNotifyPair, file: String?, _ connections: ConnectionIndex, type: Bool = false,
+    into out: inout OutputBuffer
+  ) {
     var k = begin("pair", file, type, into: &out)
-    k.integer("conn", pair.conn, into: &out)
+    k.conn(pair.conn, connections, into: &out)
     k.integer("write_frame", pair.write.frame, into: &out)
     k.integer("write_opcode", pair.writeOpcode, into: &out)
     k.integer("write_handle", pair.writeHandle, into: &out)
-    k.uuid("write_characteristic", pair.writeCharacteristic, into: &out)
-    k.string("write_name", pair.writeName, into: &out)
+    k.attribute(pair.writeAttribute, prefix: "write_", into: &out)
     k.key("write_ts", into: &out)
     JSONRecord.appendSeconds(pair.write.timestamp, into: &out)
     k.integer("notify_frame", pair.notify.frame, into: &out)
     k.key("notify_ts", into: &out)
     JSONRecord.appendSeconds(pair.notify.timestamp, into: &out)
-    k.string("notify_name", pair.notifyName, into: &out)
     k.integer("notify_opcode", pair.notifyOpcode, into: &out)
     k.integer("notify_handle", pair.notifyHandle, into: &out)
-    k.uuid("notify_characteristic", pair.notifyCharacteristic, into: &out)
+    k.attribute(pair.notifyAttribute, prefix: "notify_", into: &out)
     k.milliseconds("rtt_ms", pair.rttMicroseconds, into: &out)
     k.string("rule", pair.byRule ? "pair" : "service", into: &out)
     out.append("}")

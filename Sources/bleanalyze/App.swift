@@ -54,8 +54,9 @@ struct AppCommand: ParsableCommand {
     var inputs = CaptureInputs(files)
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
       context.app(of: opened.source, label: path)
-    } render: { path, _, story, out in
-      renderer.render(path: path, story, into: &out)
+    } render: { path, opened, read, out in
+      let capture = CaptureInfo(file: path, source: opened.source, summary: read.summary)
+      renderer.render(path: path, read.story, capture: capture, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)
@@ -66,9 +67,9 @@ struct AppCommand: ParsableCommand {
 
 extension TimelineContext {
   /// Reads every record of `source` through the analysis, the timeline and the app builder.
-  func app(of source: any RecordSource, label: String) -> AppStory {
+  func app(of source: any RecordSource, label: String) -> (story: AppStory, summary: CaptureSummary) {
     var app = AppBuilder()
     let analyzed = analyze(source, label: label) { app.add($0, $1) }
-    return app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt)
+    return (app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), analyzed.summary)
   }
 }

@@ -47,11 +47,11 @@ struct Devices: ParsableCommand {
         pipeline.push(record) { table.add($0, $1.decoded) }
         return true
       }
-      return (table, table.devices())
+      return (table, table.devices(), pipeline.summary)
     } render: { path, opened, result, out in
-      let (table, devices) = result
-      let source = opened.source
-      renderer.render(path: path, format: source.formatDescription, devices, table: table, into: &out)
+      let (table, devices, summary) = result
+      let capture = CaptureInfo(file: path, source: opened.source, summary: summary)
+      renderer.render(path: path, devices, table: table, capture: capture, into: &out)
       guard out.flush() else { throw ExitCode.success }
       if table.droppedReports > 0 {
         report(

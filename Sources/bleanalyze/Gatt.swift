@@ -38,6 +38,7 @@ struct Gatt: ParsableCommand {
     let imported = try importDB.load()
     let library = try dissectors.library()
     var peers: [GATTRenderer.Peer] = []
+    var captures: [CaptureInfo] = []
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
     try inputs.forEach(into: &out) { path, source, _ in
@@ -50,15 +51,16 @@ struct Gatt: ParsableCommand {
         return true
       }
       let analyzer = pipeline.analyzer
+      captures.append(CaptureInfo(file: path, source: source, summary: pipeline.summary))
       peers += analyzer.gatt.servers.filter { !$0.database.isEmpty }.map {
         GATTRenderer.Peer(server: $0, file: files.count > 1 ? path : nil)
       }
     }
-    GATTRenderer.render(peers, format: format, names: library, into: &out)
+    GATTRenderer.render(peers, format: format, names: library, captures: captures, into: &out)
     out.flush(force: true)
     if let exportPath {
       var document = OutputBuffer()
-      GATTRenderer.render(peers, format: .json, names: library, into: &document)
+      GATTRenderer.render(peers, format: .json, names: library, captures: captures, into: &document)
       do {
         try TextFile.write(document.bytes, to: exportPath)
       } catch {

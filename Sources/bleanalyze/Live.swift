@@ -181,7 +181,9 @@ struct Live: ParsableCommand {
       if unread > 0 { report("stopped with records still queued in the kernel (\(unread) bytes), not read") }
     }
     emitter.publishMetrics()
-    emitter.renderer.endCapture(emitter.pipeline.summary, damage: source.damage, into: &sink.out)
+    emitter.renderer.endCapture(
+      emitter.pipeline.summary,
+      capture: CaptureInfo(file: label, source: source, summary: emitter.pipeline.summary), into: &sink.out)
     emitter.renderer.finish(into: &sink.out)
     sink.out.flush(force: true)
     for note in source.notes { report("\(label): note: \(note)") }

@@ -118,7 +118,8 @@ struct Show: ParsableCommand {
       }
       try pipeline.finish { [start = pipeline.start] in try each($0, $1, start: start) }
     } catch is LimitReached {}
-    renderer.endCapture(pipeline.summary, damage: source.damage, into: &out)
+    renderer.endCapture(
+      pipeline.summary, capture: CaptureInfo(file: path, source: source, summary: pipeline.summary), into: &out)
   }
 }
 

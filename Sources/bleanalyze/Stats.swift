@@ -46,14 +46,14 @@ struct Stats: ParsableCommand {
     var inputs = CaptureInputs(files)
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
       var statistics = Statistics()
-      let timeline = context.timeline(of: opened.source, label: path) { record, analyzed in
+      let read = context.timeline(of: opened.source, label: path) { record, analyzed in
         statistics.add(record, analyzed)
       }
-      statistics.finish(timeline)
-      return statistics
-    } render: { path, opened, statistics, out in
-      let source = opened.source
-      renderer.render(path: path, format: source.formatDescription, statistics, damage: source.damage, into: &out)
+      statistics.finish(read.timeline)
+      return (statistics, read.summary)
+    } render: { path, opened, read, out in
+      let capture = CaptureInfo(file: path, source: opened.source, summary: read.1)
+      renderer.render(path: path, read.0, capture: capture, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

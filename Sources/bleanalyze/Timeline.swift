@@ -61,8 +61,9 @@ struct TimelineCommand: ParsableCommand {
     var inputs = CaptureInputs(files)
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
       context.timeline(of: opened.source, label: path)
-    } render: { path, _, timeline, out in
-      renderer.render(path: path, timeline, into: &out)
+    } render: { path, opened, read, out in
+      let capture = CaptureInfo(file: path, source: opened.source, summary: read.summary)
+      renderer.render(path: path, read.timeline, capture: capture, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

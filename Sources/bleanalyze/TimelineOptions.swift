@@ -75,16 +75,17 @@ struct TimelineContext {
   /// Reads every record of `source` through the analysis and the timeline builder;
   /// `each` also sees every analyzed record.
   func timeline(of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in })
-    -> Timeline
+    -> (timeline: Timeline, summary: CaptureSummary)
   {
-    analyze(source, label: label, each).timeline
+    let analyzed = analyze(source, label: label, each)
+    return (analyzed.timeline, analyzed.summary)
   }
 
   /// The same, with what the analysis ends with: the requests still waiting, and the
   /// GATT databases.
   func analyze(
     _ source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
-  ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker) {
+  ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker, summary: CaptureSummary) {
     var pipeline = RecordPipeline(
       analyzer: Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library),
       stages: .analyze)
@@ -97,6 +98,10 @@ struct TimelineContext {
       return true
     }
     let unanswered = pipeline.finish { _, _ in }
-    return (builder.finish(unanswered), unanswered, pipeline.analyzer.gatt)
+    let analyzer = pipeline.analyzer
+    return (
+      builder.finish(unanswered, advertisedName: analyzer.advertisedName(of:)), unanswered, analyzer.gatt,
+      pipeline.summary
+    )
   }
 }

@@ -52,16 +52,16 @@ struct AppTruthTests {
       }
       used.insert(i)
       let call = ours[i]
-      #expect(call["status"] as? String == entry["status"] as? String ?? "ok", "\(label)")
+      #expect(call["result"] as? String == entry["status"] as? String ?? "ok", "\(label)")
       if let outcome = entry["outcome"] as? String { #expect(call["outcome"] as? String == outcome, "\(label)") }
       if kind == "read" || kind == "write" { #expect(call["mode"] as? String == entry["mode"] as? String, "\(label)") }
       if kind == "set_notify" {
         #expect(call["mode"] as? String == entry["value"] as? String, "\(label)")
         #expect(call["cccd_handle"] as? Int == entry["cccd_handle"] as? Int, "\(label)")
       }
-      let error = call["error"] as? [String: Any]
+      let error = call["platform_error"] as? [String: Any]
       if let code = (entry["error_code"] as? String).flatMap({ Int($0.dropFirst(2), radix: 16) }) {
-        #expect((kind == "connect" ? error?["hci"] : error?["att"]) as? Int == code, "\(label): error")
+        #expect((kind == "connect" ? error?["hci_status"] : error?["att_error"]) as? Int == code, "\(label): error")
       }
       let startDeviation = abs((call["start_ts"] as? Double ?? 0) - start)
       let endDeviation = abs((call["end_ts"] as? Double ?? 0) - end)
@@ -109,7 +109,7 @@ struct AppTruthTests {
       ours = (scan["first_result"] as? [String: Any])?["frame"] as? Int
     } else {
       ours =
-        devices.filter { device in (device["services"] as? [String] ?? []).contains { filter.contains($0) } }
+        devices.filter { device in (device["service_uuids"] as? [String] ?? []).contains { filter.contains($0) } }
         .compactMap { $0["first_result_frame"] as? Int }.min()
     }
     #expect(ours == firstResult["frame"] as? Int, "\(name): first result")

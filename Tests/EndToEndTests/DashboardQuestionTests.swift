@@ -107,7 +107,7 @@ struct DashboardQuestionTests {
     # 1. p95 write latency (Write Request → Write Response or Error Response) per characteristic
     # (the handle written) per peer, in ms.
     ours = {f"{peer}/{handle}": value for peer, handle, value in rows(f"""
-        select conn.peer, att.handle, quantile_disc(att.latency_ms, 0.95)
+        select conn.peer.address, att.handle, quantile_disc(att.latency_ms, 0.95)
         from read_ndjson('{show}', ignore_errors = true, sample_size = -1)
         where att.opcode = 18 and att.latency_ms is not null group by all""")}
     # ATT has one request outstanding per bearer and direction: a Write Response or an Error
@@ -140,7 +140,7 @@ struct DashboardQuestionTests {
 
     # 3. Notifications per characteristic (handle) per peer per second.
     ours = {f"{peer}/{handle}/{second}": count for peer, handle, second, count in rows(f"""
-        select conn.peer, att.handle, floor(ts)::bigint, count(*)
+        select conn.peer.address, att.handle, floor(ts)::bigint, count(*)
         from read_ndjson('{show}', ignore_errors = true, sample_size = -1) where att.opcode = 27 group by all""")}
     theirs = collections.Counter()
     for frame, time, handle, attribute in tshark(["frame.number", "frame.time_epoch", "bthci_acl.chandle", "btatt.handle"],
@@ -150,7 +150,7 @@ struct DashboardQuestionTests {
 
     # 4. Failed connection attempts (cancelled, failed, timed out) per peer.
     ours = {str(peer): count for peer, count in rows(f"""
-        select a.peer, count(*) from (select unnest(connection_attempts) as a
+        select a.peer.address, count(*) from (select unnest(connection_attempts) as a
           from read_json('{timeline}', maximum_object_size = 1000000000))
         where a.outcome in ('cancelled', 'failed', 'timed_out') group by all""")}
     theirs = collections.Counter()
@@ -184,9 +184,9 @@ struct DashboardQuestionTests {
 
     # 6. The top 5 advertisers by advertising reports (with their counts).
     ours = {address: count for address, count in rows(f"""
-        select address, list_sum(map_values(reports)) as total
+        select address, list_sum(map_values(report_counts)) as total
         from read_json('{devices}', format = 'newline_delimited',
-          columns = {{address: 'VARCHAR', reports: 'MAP(VARCHAR, BIGINT)'}})
+          columns = {{address: 'VARCHAR', report_counts: 'MAP(VARCHAR, BIGINT)'}})
         order by total desc, address limit 5""")}
     theirs = collections.Counter()
     for (addresses,) in tshark(["bthci_evt.bd_addr"], "bthci_evt.code == 0x3e && (bthci_evt.le_meta_subevent == 0x02 || bthci_evt.le_meta_subevent == 0x0d)"):

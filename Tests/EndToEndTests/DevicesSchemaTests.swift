@@ -51,12 +51,12 @@ struct DevicesSchemaTests {
     arguments: [
       (#"{"address":"d4:36:39:67:a2:61"}"#, "address:"),
       (
-        #"{"address":"D4:36:39:67:A2:61","address_type":"public","names":[],"reports":{"ADV_FOO":1},"rssi":null,"interval_ms":null,"services":[],"manufacturer":[],"tx_power":null,"appearance":null,"beacon":null,"first_frame":1,"last_frame":1,"first_ts":0,"last_ts":0}"#,
-        "reports:"
+        #"{"address":"D4:36:39:67:A2:61","address_type":"public","names":[],"report_counts":{"ADV_FOO":1},"rssi_stats":null,"interval_ms":null,"service_uuids":[],"manufacturer":[],"tx_power":null,"appearance":null,"beacon":null,"first_frame":1,"last_frame":1,"first_ts":0,"last_ts":0}"#,
+        "report_counts:"
       ),
       (
-        #"{"address":"D4:36:39:67:A2:61","address_type":"public","names":[],"reports":{},"rssi":{"min":-1,"max":-1},"interval_ms":null,"services":[],"manufacturer":[],"tx_power":null,"appearance":null,"beacon":null,"first_frame":1,"last_frame":1,"first_ts":0,"last_ts":0}"#,
-        "rssi:"
+        #"{"address":"D4:36:39:67:A2:61","address_type":"public","names":[],"report_counts":{},"rssi_stats":{"min":-1,"max":-1},"interval_ms":null,"service_uuids":[],"manufacturer":[],"tx_power":null,"appearance":null,"beacon":null,"first_frame":1,"last_frame":1,"first_ts":0,"last_ts":0}"#,
+        "rssi_stats:"
       ),
     ])
   func badDeviceIsRejected(device: String, place: String) {

@@ -19,7 +19,7 @@ func devicesByAddress(_ arguments: [String]) -> (status: Int32, devices: [String
 }
 
 func reportCounts(_ device: [String: Any]?) -> [String: Int] {
-  (device?["reports"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
+  (device?["report_counts"] as? [String: Any] ?? [:]).compactMapValues { $0 as? Int }
 }
 
 @Suite("devices")

@@ -121,7 +121,8 @@ import Testing
         ($0["decoded"] as? [String: Any])?["raw_flags"] != nil
           && ($0["decoded"] as? [String: Any])?["heart_rate"] == nil
       })
-    #expect(after.allSatisfy { $0["service"] as? String == "Heart Rate" }, "assigned numbers come before user names")
+    #expect(
+      after.allSatisfy { $0["service_name"] as? String == "Heart Rate" }, "assigned numbers come before user names")
   }
 
   @Test func aUserFileAddsAVendorCharacteristic() throws {

@@ -12,7 +12,7 @@ struct GATTImportTests {
         return nil
       }
       return
-        "\(jsonText(att["opcode"])) \(jsonText(att["handle"])) \(jsonText(att["uuid"])) \(jsonText(att["service"]))"
+        "\(jsonText(att["opcode"])) \(jsonText(att["handle"])) \(jsonText(att["uuid"])) \(jsonText(att["service_uuid"]))"
     }
   }
 

@@ -23,7 +23,7 @@ struct GoldenTests {
     let stdout = checkGolden(
       ["show", "--format", "json", "Samples/hr-sensor-monitor.btsnoop"], golden: "show-hr-sensor-monitor.json")
     let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
-    #expect(document["schema_version"] as? Int == 1)
+    #expect(document["schema_version"] as? Int == 2)
     let captures = try #require(document["captures"] as? [[String: Any]])
     #expect(captures.count == 1)
     #expect((captures.first?["records"] as? [Any])?.count == 53)

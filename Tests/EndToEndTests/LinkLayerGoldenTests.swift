@@ -29,6 +29,6 @@ struct LinkLayerGoldenTests {
     #expect(devices.count == 1)
     #expect(devices.first?["address"] as? String == "D4:36:39:67:A2:61")
     #expect(devices.first?["names"] as? [String] == ["HR-Sensor"])
-    #expect((devices.first?["reports"] as? [String: Int]) == ["ADV_IND": 3, "SCAN_RSP": 1])
+    #expect((devices.first?["report_counts"] as? [String: Int]) == ["ADV_IND": 3, "SCAN_RSP": 1])
   }
 }

@@ -110,7 +110,7 @@ struct PrometheusTests {
     let stats = runRaw(["stats", "--format", "json", capture])
     let statsDocument = try #require(try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any])
     let captureStats = try #require((statsDocument["captures"] as? [[String: Any]])?.first)
-    let requests = try #require((captureStats["transactions"] as? [String: Any])?["count"] as? Int)
+    let requests = try #require((captureStats["transaction_counts"] as? [String: Any])?["count"] as? Int)
     let timeline = runRaw(["timeline", "--format", "json", capture])
     let timelineDocument = try #require(try JSONSerialization.jsonObject(with: timeline.stdout) as? [String: Any])
     let connections = try #require(timelineDocument["connections"] as? [Any]).count
@@ -123,7 +123,7 @@ struct PrometheusTests {
       "sum(bleanalyze_att_request_duration_seconds_count)": Double(requests),
       #"sum(bleanalyze_connections_total{outcome=~"connected|already_up"})"#: Double(connections),
       #"sum(bleanalyze_connections_total{outcome=~"cancelled|failed|timed_out"})"#: Double(failedAttempts),
-      "sum(bleanalyze_records_total)": Double(try #require(captureStats["records"] as? Int)),
+      "sum(bleanalyze_records_total)": Double(try #require(captureStats["record_count"] as? Int)),
     ]
     let folder = Paths.scratchFile("prometheus")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

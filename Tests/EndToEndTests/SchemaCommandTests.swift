@@ -71,7 +71,7 @@ struct SchemaCommandTests {
       let output = runRaw(["schema", command])
       #expect(output.status == 0, "\(command): \(output.stderr)")
       let schema = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(command)")
-      #expect(schema["$id"] as? String == "urn:bleanalyze:schema:\(command):1")
+      #expect(schema["$id"] as? String == "urn:bleanalyze:schema:\(command):2")
       #expect(!output.text.contains("bleanalyze.invalid"), "\(command): placeholder host")
       // Every URN it refers to is embedded.
       for reference in output.text.matches(of: /"\$ref": "(urn:bleanalyze:schema:[a-z-]+:[0-9]+)/) {
@@ -94,7 +94,7 @@ struct SchemaCommandTests {
         #expect([0, 2, 3].contains(output.status), "\(command) \(format) \(capture): \(output.stderr)")
         if format == "json" && output.status != 2 {
           #expect(
-            output.text.hasPrefix("{\"$schema\":\"urn:bleanalyze:schema:\(command):1\""),
+            output.text.hasPrefix("{\"$schema\":\"urn:bleanalyze:schema:\(command):2\""),
             "\(command) \(capture): the document names its schema first")
         }
         let file = Paths.scratchFile("\(command)-\(format)")

@@ -161,7 +161,7 @@ struct SchemaTests {
       let documents =
         format == "json"
         ? output.text.trimmingCharacters(in: .newlines)
-        : lines(output.text).map { #"{"peers":["# + $0 + "]}" }.joined(separator: "\n")
+        : lines(output.text).map { #"{"peers":["# + $0 + #"],"captures":[]}"# }.joined(separator: "\n")
       let result = Schemas.validate(Data((documents + "\n").utf8), against: Schemas.gatt)
       #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
     }
@@ -182,17 +182,21 @@ struct SchemaTests {
       var document = output.text.trimmingCharacters(in: .newlines)
       if format == "ndjson" {
         // Lines go back into the document's arrays by their type.
-        var arrays: [String: [String]] = ["connection": [], "attempt": [], "transaction": [], "pair": []]
+        var arrays: [String: [String]] = [
+          "connection": [], "attempt": [], "transaction": [], "pair": [], "capture": [],
+        ]
         for line in lines(output.text) {
           let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
           arrays[object["type"] as? String ?? "", default: []].append(line)
         }
         document =
-          #"{"$schema":"urn:bleanalyze:schema:timeline:1","schema_version":1,"connections":["#
+          #"{"$schema":"urn:bleanalyze:schema:timeline:2","schema_version":2,"connections":["#
           + arrays["connection"]!.joined(separator: ",")
           + #"],"connection_attempts":["# + arrays["attempt"]!.joined(separator: ",") + #"],"transactions":["#
           + arrays["transaction"]!.joined(separator: ",") + #"],"pairs":["# + arrays["pair"]!.joined(separator: ",")
-          + "]}"
+          + #"],"captures":["#
+          + arrays["capture"]!.map { $0.replacingOccurrences(of: #"{"type":"capture","#, with: "{") }
+          .joined(separator: ",") + "]}"
       }
       let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.timeline)
       #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
@@ -262,7 +266,7 @@ struct SchemaTests {
   @Test("a document whose record breaks the contract is rejected (the $ref is followed)")
   func badDocumentIsRejected() {
     let document =
-      #"{"schema_version":1,"captures":[{"file":"a","format":"b","records":[{"frame":1,"ts":0,"dir":"up","adapter":null,"length":0}],"damage":null}]}"#
+      #"{"schema_version":2,"captures":[{"file":"a","format":"b","records":[{"frame":1,"ts":0,"dir":"up","adapter":null,"length":0}],"record_count":1,"first_ts":0,"last_ts":0,"damage":null,"sources":[]}]}"#
     let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.document)
     #expect(result.status == 1, "\(result.text)\(result.stderr)")
     #expect(result.text.contains("line 1: captures/0/records/0/dir:"), "\(result.text)\(result.stderr)")
@@ -291,7 +295,7 @@ struct SchemaTests {
   @Test("a dissectors document that breaks the schema is rejected")
   func badDissectorsDocumentIsRejected() {
     let document =
-      #"{"schema_version":1,"formats":[{"uuid":"2A37","kind":"characteristic","name":"x","builtin":true,"source":"s","path":"p","line":1,"fields":[]}]}"#
+      #"{"schema_version":2,"formats":[{"uuid":"2A37","kind":"characteristic","name":"x","builtin":true,"source":"s","path":"p","line":1,"fields":[]}]}"#
     let result = Schemas.validate(Data((document + "\n").utf8), against: Schemas.dissectors)
     #expect(result.status == 1, "\(result.text)\(result.stderr)")
   }
@@ -299,7 +303,7 @@ struct SchemaTests {
   @Test("a good record passes (so the rejections above are about the record)")
   func goodRecordPasses() {
     let record =
-      #"{"frame":1,"ts":0.5,"dir":"rx","adapter":0,"length":3,"conn":{"id":1,"handle":64,"peer":"D4:36:39:67:A2:61"}}"#
+      #"{"frame":1,"ts":0.5,"dir":"rx","adapter":0,"length":3,"conn":{"id":1,"handle":64,"peer":{"address":"D4:36:39:67:A2:61","type":"public","name":null}}}"#
     let result = Schemas.validate(Data((record + "\n").utf8), against: Schemas.record)
     #expect(result.status == 0, "\(result.text)\(result.stderr)")
   }

@@ -19,7 +19,7 @@ private func only(_ list: Any?) throws -> [String: Any] {
 
 private func findingReasons(_ security: [String: Any]) -> [String] {
   (security["findings"] as? [[String: Any]] ?? []).compactMap { finding in
-    (finding["severity"] as? String).flatMap { severity in (finding["reason"] as? String).map { "\(severity): \($0)" } }
+    (finding["severity"] as? String).flatMap { severity in (finding["title"] as? String).map { "\(severity): \($0)" } }
   }
 }
 
@@ -52,8 +52,8 @@ struct SecuritySummaryTests {
     #expect(pairing["outcome"] as? String == "encrypted")
     #expect(pairing["outcome_frame"] as? Int == 237)
     let seen = try #require(pairing["keys_seen"] as? [String: [String]])
-    #expect(seen["initiator"] == ["Identity Information", "Identity Address Information"])
-    #expect(seen["responder"] == ["Identity Information", "Identity Address Information"])
+    #expect(seen["by_initiator"] == ["Identity Information", "Identity Address Information"])
+    #expect(seen["by_responder"] == ["Identity Information", "Identity Address Information"])
     let encryption = try only(first["encryptions"])
     #expect(encryption["key"] as? String == "pairing")
     #expect(encryption["frame"] as? Int == 237)
@@ -157,7 +157,7 @@ struct SecuritySummaryTests {
   @Test("a Security Request the central ignores is a finding")
   func ignoredSecurityRequest() throws {
     let security = try #require(try securities("real/AndroidPad__btsnoop_hci.btsnoop").compactMap { $0 }.first)
-    #expect(security["security_requests"] as? [Int] == [484])
+    #expect(security["security_request_frames"] as? [Int] == [484])
     #expect(security["level"] as? Int == 1)
     #expect(findingReasons(security) == ["medium: the peer asked for security and the link was never encrypted"])
   }
@@ -171,14 +171,14 @@ struct SecuritySummaryTests {
     let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     let capture = try #require((document["captures"] as? [[String: Any]])?.first)
     let security = try #require(capture["security"] as? [String: Any])
-    #expect(security["connections"] as? Int == 2)
-    #expect(security["encrypted"] as? Int == 2)
+    #expect(security["connection_count"] as? Int == 2)
+    #expect(security["encrypted_count"] as? Int == 2)
     #expect(security["after_pairing"] as? Int == 1)
     #expect(security["stored_key"] as? Int == 1)
-    #expect(security["secure_connections"] as? Int == 1)
+    #expect(security["secure_connection_count"] as? Int == 1)
     #expect(security["legacy"] as? Int == 0)
     let levels = try #require(security["levels"] as? [[String: Int]])
-    #expect(levels.map { $0["connections"] } == [0, 2, 0, 0])
-    #expect(security["att_errors"] as? Int == 1)
+    #expect(levels.map { $0["connection_count"] } == [0, 2, 0, 0])
+    #expect(security["att_error_count"] as? Int == 1)
   }
 }

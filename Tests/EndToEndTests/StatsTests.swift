@@ -67,14 +67,14 @@ struct StatsTests {
 
     let capture = try #require(stats.of("capture").first)
     #expect(capture["att_pdus"] as? Int == att["total_pdus"] as? Int)
-    let transactions = try #require(capture["transactions"] as? [String: Any])
+    let transactions = try #require(capture["transaction_counts"] as? [String: Any])
     let expectedTransactions = byOpcode.filter { transactionOpcodes.contains($0.key) }.values.reduce(0, +)
     #expect(transactions["count"] as? Int == expectedTransactions, "requests and indications")
     let errorResponses = byOpcode["0x01"] ?? 0
     #expect(transactions["error"] as? Int == errorResponses, "transactions answered by an Error Response")
     // Per request opcode: the answered ones have a latency.
     for row in stats.of("opcode") where transactionOpcodes.contains(hexKey(row["opcode"])) {
-      let opcodeTransactions = try #require(row["transactions"] as? [String: Any], "\(hexKey(row["opcode"]))")
+      let opcodeTransactions = try #require(row["transaction_counts"] as? [String: Any], "\(hexKey(row["opcode"]))")
       #expect(opcodeTransactions["count"] as? Int == row["count"] as? Int, "\(hexKey(row["opcode"])) transactions")
     }
 
@@ -90,9 +90,9 @@ struct StatsTests {
     let latencies = connections.compactMap { microseconds(ms: $0["connect_latency_ms"]) }
     let connect = try #require(stats.of("connect_latency").first)
     if latencies.isEmpty {
-      #expect(connect["latency"] is NSNull, "no connect latency without a Create Connection")
+      #expect(connect["latency_stats"] is NSNull, "no connect latency without a Create Connection")
     } else {
-      let summary = try #require(connect["latency"] as? [String: Any])
+      let summary = try #require(connect["latency_stats"] as? [String: Any])
       #expect(summary["count"] as? Int == latencies.count)
       #expect(microseconds(ms: summary["min_ms"]) == latencies.min())
       #expect(microseconds(ms: summary["max_ms"]) == latencies.max())
@@ -160,7 +160,7 @@ struct StatsTests {
     let empty = runRaw(["stats", "--format", "ndjson", "Samples/header-only.btsnoop"])
     #expect(empty.status == 0, "stderr: \(empty.stderr)")
     let rows = StatsRows(empty.stdout)
-    #expect(rows.of("capture").first?["records"] as? Int == 0)
+    #expect(rows.of("capture").first?["record_count"] as? Int == 0)
     #expect(
       rows.rows.map { $0["type"] as? String ?? "" } == ["capture", "connect_latency", "write_notify", "security"])
   }
@@ -207,14 +207,14 @@ struct StatsSchemaTests {
 
   /// Rows that break the contract, each with the place the validator must name.
   static let badRows: [(row: String, place: String)] = [
-    (#"{"type":"opcode","opcode":300,"name":"x","count":1,"value_bytes":0,"transactions":null}"#, "opcode"),
+    (#"{"type":"opcode","opcode":300,"name":"x","count":1,"value_bytes":0,"transaction_counts":null}"#, "opcode"),
     (#"{"type":"frobnicate","count":1}"#, "line 1"),
     (
       #"{"type":"pair","write_handle":1,"write_uuid":"FF02","write_name":null,"notify_handle":2,"notify_uuid":"ff01","notify_name":null,"rtt":null}"#,
       "line 1"
     ),
     (
-      #"{"type":"connect_latency","attempts":{"connected":1},"latency":{"count":1,"min_ms":1,"median_ms":1,"p95_ms":1},"histogram":[]}"#,
+      #"{"type":"connect_latency","attempts":{"connected":1},"latency_stats":{"count":1,"min_ms":1,"median_ms":1,"p95_ms":1},"histogram":[]}"#,
       "line 1"
     ),
   ]
@@ -229,7 +229,7 @@ struct StatsSchemaTests {
   @Test("a good row passes (so the rejections above are about the row)")
   func goodRowPasses() {
     let row =
-      #"{"type":"connect_latency","attempts":{"connected":1},"latency":{"count":1,"min_ms":1,"median_ms":1,"p95_ms":1,"max_ms":1},"histogram":[{"from_ms":1,"to_ms":2,"count":1}]}"#
+      #"{"type":"connect_latency","attempts":{"connected":1},"latency_stats":{"count":1,"min_ms":1,"median_ms":1,"p95_ms":1,"max_ms":1},"histogram":[{"from_ms":1,"to_ms":2,"count":1}]}"#
     let result = Schemas.validate(Data((row + "\n").utf8), against: Self.line)
     #expect(result.status == 0, "\(result.text)\(result.stderr)")
   }

@@ -97,7 +97,9 @@ struct TimelineTruthTests {
       let result = truth["result"] as? [String: Any]
       #expect(ours["result_frame"] as? Int == result?["frame"] as? Int, "\(name) #\(createFrame)")
       #expect(ours["status"] as? Int == result?["status"] as? Int, "\(name) #\(createFrame)")
-      #expect(ours["peer"] as? String == truth["peer_address"] as? String, "\(name) #\(createFrame)")
+      #expect(
+        (ours["peer"] as? [String: Any])?["address"] as? String == truth["peer_address"] as? String,
+        "\(name) #\(createFrame)")
       if let cancel = Self.frame(truth["cancel"]) {
         #expect(ours["outcome"] as? String == "cancelled", "\(name) #\(createFrame)")
         #expect(ours["cancel_frame"] as? Int == cancel, "\(name) #\(createFrame)")

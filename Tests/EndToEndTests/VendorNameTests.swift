@@ -21,9 +21,9 @@ struct VendorNameTests {
     "6e400003-b5a3-f393-e0a9-e50e24dcca9e": "UART TX Characteristic",
   ]
 
-  /// Every (UUID, name) pair a command's JSON holds: `att.uuid` with `att.characteristic`
-  /// in show; elsewhere an object's `uuid`, `characteristic`, `write_characteristic` or
-  /// `notify_characteristic` with the name beside it.
+  /// Every (UUID, name) pair a command's JSON holds: an object's `uuid` and `name`, and
+  /// its `service_uuid`/`service_name`, `characteristic_uuid`/`characteristic_name` (also
+  /// after `write_` and `notify_`).
   static func namedUUIDs(_ command: String, _ file: String) -> [String: Set<String>] {
     let format = command == "show" ? "ndjson" : "json"
     let output = runRaw([command, "--format", format, file])
@@ -35,16 +35,18 @@ struct VendorNameTests {
     if command == "show" {
       for line in recordLines(output.stdout) {
         guard let att = line.object["att"] as? [String: Any] else { continue }
-        add(att["uuid"], att["characteristic"])
+        add(att["characteristic_uuid"], att["characteristic_name"])
+        add(att["service_uuid"], att["service_name"])
       }
       return names
     }
     func walk(_ value: Any) {
       if let object = value as? [String: Any] {
         add(object["uuid"], object["name"])
-        add(object["characteristic"], object["attribute_name"] ?? object["name"])
-        add(object["write_characteristic"], object["write_name"])
-        add(object["notify_characteristic"], object["notify_name"])
+        for prefix in ["", "write_", "notify_"] {
+          add(object[prefix + "service_uuid"], object[prefix + "service_name"])
+          add(object[prefix + "characteristic_uuid"], object[prefix + "characteristic_name"])
+        }
         object.values.forEach(walk)
       } else if let array = value as? [Any] {
         array.forEach(walk)

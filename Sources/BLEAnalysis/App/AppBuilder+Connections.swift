@@ -34,6 +34,8 @@ extension AppBuilder {
         call.error.unanswered = "end_of_capture"
       }
       call.peerAddress = attempt.peer
+      call.peerAddressType = attempt.peerType
+      call.peerName = attempt.peerName
       calls.append(call)
       if let peer = attempt.peer { lastCreate[peer] = max(lastCreate[peer] ?? attempt.create, attempt.create) }
     }
@@ -91,12 +93,12 @@ extension AppBuilder {
       case .discoverCharacteristics, .discoverIncluded:
         if let start = calls[i].startHandle, let service = database.service(containing: start) {
           calls[i].uuid = service.uuid
-          calls[i].name = library.displayName(of: service.uuid)
+          calls[i].name = library.name(of: service.uuid)
           calls[i].service = service.uuid
           calls[i].serviceName = calls[i].name
         }
       case .discoverServices:
-        if let uuid = calls[i].uuid { calls[i].name = library.displayName(of: uuid) }
+        if let uuid = calls[i].uuid { calls[i].name = library.name(of: uuid) }
       default:
         guard calls[i].uuid == nil || calls[i].name == nil, let handle = calls[i].attrHandle,
           let found = database.lookup(handle, names: library)

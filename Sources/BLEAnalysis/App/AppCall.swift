@@ -131,8 +131,11 @@ public struct AppScan: Hashable, Sendable {
 public struct AppCall: Sendable {
   public var kind: AppCallKind
   public var conn: ConnectionRef?
-  /// The address a connect asked for (also when no connection came of it).
+  /// The address a connect asked for (also when no connection came of it), its type
+  /// and the peer's name as far as the capture told it.
   public var peerAddress: DeviceAddress?
+  public var peerAddressType: UInt8?
+  public var peerName: String?
   /// The GATT client that made an ATT call: this host, or the peer's client (then this
   /// host is the server and the call is the peer app's).
   public var byLocal = true

@@ -66,8 +66,16 @@ public enum RecordFilter {
     c.add("att.name", .string) { input in input.analyzed.decoded.att.map { .string($0.opcode.name) } }
     c.add("att.handle", .integer) { int($0.analyzed.attHandle) }
     c.add("att.uuid", .uuid) { input in input.analyzed.attribute?.uuidText.map { .string($0) } }
-    c.add("att.service", .string) { input in input.analyzed.attribute?.serviceName.map { .string($0) } }
-    c.add("att.characteristic", .string) { input in input.analyzed.attribute?.characteristicName.map { .string($0) } }
+    c.add("att.service_uuid", .uuid) { input in input.analyzed.attribute?.serviceUUIDText.map { .string($0) } }
+    c.add("att.service_name", .string) { input in input.analyzed.attribute?.serviceName.map { .string($0) } }
+    c.add("att.characteristic_uuid", .uuid) { input in
+      input.analyzed.attribute?.characteristicUUIDText.map { .string($0) }
+    }
+    c.add("att.characteristic_name", .string) { input in
+      input.analyzed.attribute?.characteristicName.map { .string($0) }
+    }
+    c.add("att.descriptor_uuid", .uuid) { input in input.analyzed.attribute?.descriptorUUIDText.map { .string($0) } }
+    c.add("att.descriptor_name", .string) { input in input.analyzed.attribute?.descriptorName.map { .string($0) } }
     c.add("att.value", .bytes) { input in
       guard let range = input.analyzed.decoded.att?.value else { return nil }
       return input.analyzed.decoded.withPayloadBytes(input.record) { bytes in
@@ -95,7 +103,13 @@ public enum RecordFilter {
     c.add("conn") { $0.analyzed.conn != nil }
     c.add("conn.id", .integer) { int($0.analyzed.conn?.id) }
     c.add("conn.handle", .integer) { int($0.analyzed.conn?.handle) }
+    // The peer object compares as its address: `conn.peer == D4:36:39:67:A2:61`.
     c.add("conn.peer", .address) { input in input.analyzed.conn?.peer.map { .address($0) } }
+    c.add("conn.peer.address", .address) { input in input.analyzed.conn?.peer.map { .address($0) } }
+    c.add("conn.peer.type", .string) { input in
+      input.analyzed.conn?.peerType.map { .string(AdvertisingAddressType(rawValue: $0).name) }
+    }
+    c.add("conn.peer.name", .string) { input in input.analyzed.peerName.map { .string($0.name) } }
 
     c.add("diagnostics") { !$0.analyzed.decoded.diagnostics.isEmpty }
     c.add("diagnostics.id", .string, many: { input in input.analyzed.decoded.diagnostics.map { .string($0.id) } })

@@ -80,22 +80,30 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
   public let serviceHandle: UInt16?
   public let valueHandle: UInt16?
   /// The texts output and filters use, made once per handle: the UUID (`2a37`), the
-  /// service's and characteristic's names (else their UUIDs), and a label for the
-  /// handle (`Client Characteristic Configuration of Heart Rate Measurement`).
+  /// service's, characteristic's and descriptor's UUIDs and names (a name only where the
+  /// assigned numbers or a dissector give one), and a label for the handle for people
+  /// (`Client Characteristic Configuration of Heart Rate Measurement`, UUIDs where no
+  /// name is known).
   public let uuidText: String?
+  public let serviceUUIDText: String?
   public let serviceName: String?
+  public let characteristicUUIDText: String?
   public let characteristicName: String?
-  /// A descriptor's name (else its UUID): `Client Characteristic Configuration`.
+  /// A descriptor's UUID and name (`Client Characteristic Configuration`).
+  public let descriptorUUIDText: String?
   public let descriptorName: String?
   public let label: String?
   /// The Dissectors/ format of a value or descriptor that has one with fields.
   public let format: DissectorFormat?
-  /// `label`, `uuidText`, `serviceName`, `characteristicName` and `descriptorName` as UTF-8 in memory the
-  /// attribute owns, for output that copies them on every record without a String.
+  /// The texts above as UTF-8 in memory the attribute owns, for output that copies them
+  /// on every record without a String.
   public let labelUTF8: UnsafeRawBufferPointer?
   public let uuidUTF8: UnsafeRawBufferPointer?
+  public let serviceUUIDUTF8: UnsafeRawBufferPointer?
   public let serviceNameUTF8: UnsafeRawBufferPointer?
+  public let characteristicUUIDUTF8: UnsafeRawBufferPointer?
   public let characteristicNameUTF8: UnsafeRawBufferPointer?
+  public let descriptorUUIDUTF8: UnsafeRawBufferPointer?
   public let descriptorNameUTF8: UnsafeRawBufferPointer?
 
   /// A copy of `text`'s UTF-8 that `deinit` frees.
@@ -108,7 +116,10 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
   }
 
   deinit {
-    for text in [labelUTF8, uuidUTF8, serviceNameUTF8, characteristicNameUTF8, descriptorNameUTF8] {
+    for text in [
+      labelUTF8, uuidUTF8, serviceUUIDUTF8, serviceNameUTF8, characteristicUUIDUTF8, characteristicNameUTF8,
+      descriptorUUIDUTF8, descriptorNameUTF8,
+    ] {
       if let base = text?.baseAddress { UnsafeMutableRawPointer(mutating: base).deallocate() }
     }
   }
@@ -124,22 +135,29 @@ public final class GATTAttribute: Hashable, @unchecked Sendable {
     serviceHandle = service?.start
     valueHandle = characteristic?.value
     uuidText = uuid?.normalized.description
-    serviceName = self.service.map(names.displayName(of:))
-    characteristicName = self.characteristic.map(names.displayName(of:))
-    descriptorName = kind == .descriptor ? uuid.map(names.displayName(of:)) : nil
+    serviceUUIDText = self.service?.normalized.description
+    serviceName = self.service.flatMap(names.name(of:))
+    characteristicUUIDText = self.characteristic?.normalized.description
+    characteristicName = self.characteristic.flatMap(names.name(of:))
+    descriptorUUIDText = kind == .descriptor ? uuidText : nil
+    descriptorName = kind == .descriptor ? uuid.flatMap(names.name(of:)) : nil
+    let characteristicLabel = self.characteristic.map(names.displayName(of:))
     if let uuid {
       let name = names.displayName(of: uuid)
       let ofCharacteristic = kind == .descriptor || kind == .characteristic
-      label = ofCharacteristic ? characteristicName.map { name + " of " + $0 } ?? name : name
+      label = ofCharacteristic ? characteristicLabel.map { name + " of " + $0 } ?? name : name
     } else {
-      label = characteristicName
+      label = characteristicLabel
     }
     let format = uuid.flatMap { kind == .value || kind == .descriptor ? names.format(for: $0) : nil }
     self.format = format?.fields.isEmpty == false ? format : nil
     labelUTF8 = Self.utf8(label)
     uuidUTF8 = Self.utf8(uuidText)
+    serviceUUIDUTF8 = Self.utf8(serviceUUIDText)
     serviceNameUTF8 = Self.utf8(serviceName)
+    characteristicUUIDUTF8 = Self.utf8(characteristicUUIDText)
     characteristicNameUTF8 = Self.utf8(characteristicName)
+    descriptorUUIDUTF8 = Self.utf8(descriptorUUIDText)
     descriptorNameUTF8 = Self.utf8(descriptorName)
   }
 

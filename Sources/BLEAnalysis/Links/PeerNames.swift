@@ -36,6 +36,8 @@ struct PeerNameTracker {
   private var last: (conn: Int, version: Int, name: PeerName?)?
   static let deviceName = BluetoothUUID(uuid16: 0x2A00)
 
+  func advertisedName(of address: DeviceAddress) -> String? { advertised[address]?.name.name }
+
   mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
     if analyzed.decoded.extrasID != 0, let reports = analyzed.decoded.advertising {
       learnAdvertised(reports, record, analyzed.decoded)

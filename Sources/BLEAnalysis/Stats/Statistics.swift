@@ -59,19 +59,22 @@ public struct ErrorStats: Hashable, Sendable {
   public var count: Int
 }
 
-/// A characteristic of a capture: its value handle and UUID (the UUID is nil when no
-/// discovery or imported database named the handle). Connections to servers that put
-/// the same characteristic at the same handle share one.
+/// A characteristic of one peer: the peer's address (nil when the capture does not show
+/// it), the value handle and UUID (nil when no discovery or imported database named the
+/// handle). Two peers with the same characteristic are two rows.
 public struct CharacteristicKey: Hashable, Sendable, Comparable {
+  public var peer: DeviceAddress?
   public var valueHandle: UInt16
   public var uuid: BluetoothUUID?
 
-  public init(valueHandle: UInt16, uuid: BluetoothUUID?) {
+  public init(peer: DeviceAddress?, valueHandle: UInt16, uuid: BluetoothUUID?) {
+    self.peer = peer
     self.valueHandle = valueHandle
     self.uuid = uuid
   }
 
   public static func < (a: Self, b: Self) -> Bool {
+    if a.peer != b.peer { return (a.peer?.rawValue ?? 0) < (b.peer?.rawValue ?? 0) }
     if a.valueHandle != b.valueHandle { return a.valueHandle < b.valueHandle }
     return (a.uuid?.description ?? "") < (b.uuid?.description ?? "")
   }
@@ -80,14 +83,21 @@ public struct CharacteristicKey: Hashable, Sendable, Comparable {
 /// What happened to one characteristic's value.
 public struct CharacteristicStats: Sendable {
   public var key: CharacteristicKey
-  /// The characteristic's and its service's names; nil for a UUID without one.
-  public var name: String?
-  public var service: String?
+  /// The peer's type and name, as the capture told them.
+  public var peerType: UInt8?
+  public var peerName: String?
+  /// The characteristic's attribute (names and service), when the database knows it.
+  public var attribute: GATTAttribute?
   /// Read Requests and Read Blob Requests.
   public var reads = 0
-  /// Write Requests, Write Commands, Signed Write Commands and Prepare Write Requests
-  /// (each part of a long write).
-  public var writes = 0
+  /// Write Requests.
+  public var writeRequests = 0
+  /// Write Commands and Signed Write Commands.
+  public var writeCommands = 0
+  /// Prepare Write Requests (each part of a long write).
+  public var prepareWrites = 0
+  /// Writes to the characteristic's Client Characteristic Configuration descriptor.
+  public var cccdWrites = 0
   public var notifications = 0
   public var indications = 0
   /// Error Responses whose Attribute Handle In Error is the value.
@@ -101,6 +111,7 @@ public struct CharacteristicStats: Sendable {
 /// One connection: its traffic, its transactions and its write→notify round trips.
 public struct ConnectionStats: Sendable {
   public var ref: ConnectionRef
+  public var peerName: String?
   /// From the Create Connection to the Connection Complete (central role).
   public var connectLatencyMicroseconds: Int64?
   /// From the Connection Complete (or the first record, for a link up before the
@@ -117,9 +128,9 @@ public struct ConnectionStats: Sendable {
 /// Write→notify pairs between two characteristics, and their round-trip times.
 public struct PairStats: Sendable {
   public var write: CharacteristicKey
-  public var writeName: String?
+  public var writeAttribute: GATTAttribute?
   public var notify: CharacteristicKey
-  public var notifyName: String?
+  public var notifyAttribute: GATTAttribute?
   public var rtt: LatencySummary
 }
 
@@ -153,6 +164,8 @@ public struct Statistics {
   private var lastIndex = 0
   /// ATT PDUs and value bytes by connection id (ids count from 1).
   private var connectionCounts: [(pdus: Int, bytes: Int)] = []
+  /// Each connection's peer, by id.
+  private var connectionPeers: [Int: DeviceAddress] = [:]
 
   /// Opcodes seen, ascending.
   public private(set) var opcodes: [OpcodeStats] = []
@@ -211,6 +224,7 @@ public struct Statistics {
       }
       connectionCounts[id].pdus += 1
       connectionCounts[id].bytes += bytes
+      if connectionCounts[id].pdus == 1, let peer = analyzed.conn?.peer { connectionPeers[id] = peer }
     }
     countCharacteristic(att, analyzed, bytes: bytes)
   }
@@ -223,11 +237,18 @@ public struct Statistics {
     guard kind != .none, let handle = analyzed.attHandle, handle != 0 else { return }
     // An error about a discovery request names the start of a range, not a value.
     if kind == .error, !Self.singleAttributeRequests.contains(att.requestOpcode?.rawValue ?? 0) { return }
+    let peer = analyzed.conn?.peer
     let key: CharacteristicKey
+    var cccd = false
     switch analyzed.attribute {
-    case nil: key = CharacteristicKey(valueHandle: handle, uuid: nil)
+    case nil: key = CharacteristicKey(peer: peer, valueHandle: handle, uuid: nil)
     case let attribute? where attribute.kind == .value:
-      key = CharacteristicKey(valueHandle: attribute.valueHandle ?? handle, uuid: attribute.characteristic)
+      key = CharacteristicKey(peer: peer, valueHandle: attribute.valueHandle ?? handle, uuid: attribute.characteristic)
+    case let attribute? where kind == .write && attribute.uuid == Self.cccd:
+      // A CCCD write counts for the characteristic it configures.
+      guard let valueHandle = attribute.valueHandle else { return }
+      key = CharacteristicKey(peer: peer, valueHandle: valueHandle, uuid: attribute.characteristic)
+      cccd = true
     default: return
     }
     let i: Int
@@ -238,29 +259,36 @@ public struct Statistics {
     } else {
       i = characteristics.count
       characteristicIndex[key] = i
-      // The attribute names unknown UUIDs by their text; here they have no name.
-      let attribute = analyzed.attribute
       characteristics.append(
         CharacteristicStats(
-          key: key, name: Self.name(attribute?.characteristicName, of: attribute?.characteristic),
-          service: Self.name(attribute?.serviceName, of: attribute?.service)))
+          key: key, peerType: analyzed.conn?.peerType, peerName: analyzed.peerName?.name,
+          attribute: cccd ? nil : analyzed.attribute))
     }
     lastKey = key
     lastIndex = i
+    if characteristics[i].attribute == nil, !cccd { characteristics[i].attribute = analyzed.attribute }
+    if characteristics[i].peerName == nil { characteristics[i].peerName = analyzed.peerName?.name }
     switch kind {
     case .read: characteristics[i].reads += 1
-    case .write: characteristics[i].writes += 1
+    case .write:
+      if cccd {
+        characteristics[i].cccdWrites += 1
+      } else if att.opcode == .writeRequest {
+        characteristics[i].writeRequests += 1
+      } else if att.opcode == .prepareWriteRequest {
+        characteristics[i].prepareWrites += 1
+      } else {
+        characteristics[i].writeCommands += 1
+      }
     case .notification: characteristics[i].notifications += 1
     case .indication: characteristics[i].indications += 1
     case .error: characteristics[i].errors += 1
     case .response, .none: break
     }
-    if kind != .error { characteristics[i].valueBytes += bytes }
+    if kind != .error, !cccd { characteristics[i].valueBytes += bytes }
   }
 
-  static func name(_ name: String?, of uuid: BluetoothUUID?) -> String? {
-    name == uuid?.normalized.description ? nil : name
-  }
+  static let cccd = BluetoothUUID(uuid16: 0x2902)
 
   enum Access {
     case none, read, response, write, notification, indication, error
@@ -316,7 +344,8 @@ public struct Statistics {
       // A descriptor's or declaration's transaction names a characteristic whose
       // value handle is another handle.
       if let valueHandle = transaction.valueHandle, valueHandle != handle { continue }
-      let key = CharacteristicKey(valueHandle: handle, uuid: transaction.characteristic)
+      let peer = connectionPeers[transaction.conn]
+      let key = CharacteristicKey(peer: peer, valueHandle: handle, uuid: transaction.characteristic)
       guard let i = characteristicIndex[key] else { continue }
       byCharacteristic[i, default: []].append(transaction)
     }
@@ -333,7 +362,8 @@ public struct Statistics {
       let start = connection.complete ?? connection.first
       let end = connection.disconnect?.complete ?? connection.last
       return ConnectionStats(
-        ref: connection.ref, connectLatencyMicroseconds: connection.connectLatencyMicroseconds,
+        ref: connection.ref, peerName: connection.peerName,
+        connectLatencyMicroseconds: connection.connectLatencyMicroseconds,
         durationMicroseconds: start.microseconds(to: end), attPDUs: counts.pdus, valueBytes: counts.bytes,
         transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
         rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect)
@@ -358,24 +388,24 @@ public struct Statistics {
       var notify: CharacteristicKey
     }
     var byRoute: [Route: [Int64]] = [:]
+    var attributes: [Route: (write: GATTAttribute?, notify: GATTAttribute?)] = [:]
     var order: [Route] = []
     for pair in all {
+      let peer = connectionPeers[pair.conn]
       let route = Route(
-        write: CharacteristicKey(valueHandle: pair.writeHandle, uuid: pair.writeCharacteristic),
-        notify: CharacteristicKey(valueHandle: pair.notifyHandle, uuid: pair.notifyCharacteristic))
-      if byRoute[route] == nil { order.append(route) }
+        write: CharacteristicKey(peer: peer, valueHandle: pair.writeHandle, uuid: pair.writeCharacteristic),
+        notify: CharacteristicKey(peer: peer, valueHandle: pair.notifyHandle, uuid: pair.notifyCharacteristic))
+      if byRoute[route] == nil {
+        order.append(route)
+        attributes[route] = (pair.writeAttribute, pair.notifyAttribute)
+      }
       byRoute[route, default: []].append(pair.rttMicroseconds)
     }
     pairs = order.sorted { ($0.write, $0.notify) < ($1.write, $1.notify) }.compactMap { route in
       guard let rtt = LatencySummary(byRoute[route] ?? []) else { return nil }
       return PairStats(
-        write: route.write, writeName: name(of: route.write), notify: route.notify, notifyName: name(of: route.notify),
-        rtt: rtt)
+        write: route.write, writeAttribute: attributes[route]?.write, notify: route.notify,
+        notifyAttribute: attributes[route]?.notify, rtt: rtt)
     }
-  }
-
-  /// The name a characteristic's row carries, if it has one.
-  private func name(of key: CharacteristicKey) -> String? {
-    characteristicIndex[key].flatMap { characteristics[$0].name }
   }
 }

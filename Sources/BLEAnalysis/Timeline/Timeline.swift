@@ -96,6 +96,8 @@ public struct ConnectionAttempt: Sendable {
   var isLE: Bool
   /// Attempts are numbered from 0 in the order they began.
   var number = 0
+  /// The peer's name, as far as the capture told it.
+  public var peerName: String?
 }
 
 /// An LE Data Length Change.
@@ -206,9 +208,14 @@ public struct Subscription: Hashable, Sendable {
   public var at: FrameTime
   /// The descriptor's handle and the characteristic's value handle.
   public var handle: UInt16
-  public var valueHandle: UInt16?
-  public var characteristic: BluetoothUUID?
-  public var characteristicName: String?
+  /// The Client Characteristic Configuration descriptor, when the database knows it.
+  public var attribute: GATTAttribute?
+  public var valueHandle: UInt16? { attribute?.valueHandle }
+  public var characteristic: BluetoothUUID? { attribute?.characteristic }
+  /// The characteristic's name, else its UUID, for people.
+  public var characteristicLabel: String? {
+    attribute.flatMap { $0.characteristicName ?? $0.characteristicUUIDText }
+  }
   /// 0x0001 notifications, 0x0002 indications, 0 off.
   public var value: UInt16
   /// Set when the write was a Write Request and its answer came: ok or the error.
@@ -303,10 +310,11 @@ public struct Transaction: Sendable {
   /// Whether this host sent the request (it is the client).
   public var byLocal: Bool
   /// The attribute the request is about, when the GATT database knows it.
-  public var characteristic: BluetoothUUID?
-  public var valueHandle: UInt16?
-  /// The attribute's name (`Heart Rate Measurement`, `Client Characteristic Configuration of …`).
-  public var name: String?
+  public var attribute: GATTAttribute?
+  public var characteristic: BluetoothUUID? { attribute?.characteristic }
+  public var valueHandle: UInt16? { attribute?.valueHandle }
+  /// The attribute's label (`Heart Rate Measurement`, `Client Characteristic Configuration of …`).
+  public var name: String? { attribute?.label }
   public var latencyMicroseconds: Int64? { response.map { request.microseconds(to: $0) } }
 
   /// An Attribute Not Found that ends a search (discovery, Read By Type): how a server
@@ -322,14 +330,17 @@ public struct WriteNotifyPair: Sendable {
   public var write: FrameTime
   public var writeOpcode: UInt8
   public var writeHandle: UInt16
-  public var writeCharacteristic: BluetoothUUID?
+  /// The written and the notified attributes, when the database knows them.
+  public var writeAttribute: GATTAttribute?
   public var notify: FrameTime
   public var notifyOpcode: UInt8
   public var notifyHandle: UInt16
-  public var notifyCharacteristic: BluetoothUUID?
-  /// The written and the notified characteristic's names, when the database knows them.
-  public var writeName: String?
-  public var notifyName: String?
+  public var notifyAttribute: GATTAttribute?
+  public var writeCharacteristic: BluetoothUUID? { writeAttribute?.characteristic }
+  public var notifyCharacteristic: BluetoothUUID? { notifyAttribute?.characteristic }
+  /// Their labels, for people.
+  public var writeName: String? { writeAttribute?.label }
+  public var notifyName: String? { notifyAttribute?.label }
   /// Whether a `--pair` rule made it, rather than the same-service rule.
   public var byRule: Bool
   public var rttMicroseconds: Int64 { write.microseconds(to: notify) }
@@ -338,6 +349,9 @@ public struct WriteNotifyPair: Sendable {
 /// A connection's story: how it came up, what ran over it, how it ended.
 public struct ConnectionTimeline: Sendable {
   public var ref: ConnectionRef
+  /// The peer's name: the Device Name read on the connection, else the Local Name its
+  /// address advertised, as far as the capture told it.
+  public var peerName: String?
   /// The access address of a connection heard on air (sniffer captures).
   public var accessAddress: UInt32?
   /// The Create Connection that led to it (central role).

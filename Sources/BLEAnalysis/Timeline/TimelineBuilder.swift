@@ -53,6 +53,7 @@ public struct TimelineBuilder {
     }
     for request in analyzed.unanswered { settle(request) }
     let at = FrameTime(record)
+    if let name = analyzed.peerName, let conn = analyzed.conn { notePeerName(name, conn) }
     if hci.type == .acl { return data(record, analyzed, at) }
     let settled = attempts.add(record, analyzed)
     if let link = analyzed.link { self.link(link, record, analyzed, at) }
@@ -63,10 +64,19 @@ public struct TimelineBuilder {
   }
 
   /// Ends the capture: requests still waiting get no answer, attempts stay pending.
-  public mutating func finish(_ unanswered: [UnansweredRequest]) -> Timeline {
+  /// `advertisedName` names the peers of attempts (`Analyzer.advertisedName(of:)`).
+  public mutating func finish(
+    _ unanswered: [UnansweredRequest], advertisedName: (DeviceAddress) -> String? = { _ in nil }
+  ) -> Timeline {
     for request in unanswered { settle(request) }
     timeline.attempts += attempts.finish()
     timeline.attempts.sort { $0.number < $1.number }
+    for i in timeline.attempts.indices {
+      guard let peer = timeline.attempts[i].peer else { continue }
+      let connection = timeline.attempts[i].connection.flatMap { index[$0] }
+      timeline.attempts[i].peerName =
+        connection.flatMap { timeline.connections[$0].peerName } ?? advertisedName(peer)
+    }
     for i in timeline.connections.indices {
       timeline.connections[i].transactions.sort { $0.request.frame < $1.request.frame }
     }
@@ -76,6 +86,17 @@ public struct TimelineBuilder {
   }
 
   // MARK: - Connections
+
+  /// The last name a record gave its connection's peer: most records repeat it.
+  private var lastPeerName: (conn: Int, name: ObjectIdentifier)?
+
+  private mutating func notePeerName(_ name: PeerName, _ conn: ConnectionRef) {
+    guard lastPeerName?.conn != conn.id || lastPeerName?.name != ObjectIdentifier(name),
+      let i = index[conn.id]
+    else { return }
+    lastPeerName = (conn.id, ObjectIdentifier(name))
+    timeline.connections[i].peerName = name.name
+  }
 
   mutating func connection(_ ref: ConnectionRef?, _ at: FrameTime) -> Int? {
     guard let ref else { return nil }
@@ -179,8 +200,7 @@ public struct TimelineBuilder {
     if analyzed.awaitsAnswer {
       states[conn.id]!.pending[record.frame] = Transaction(
         conn: conn.id, opcode: att.opcode.rawValue, handle: att.handle, request: at, outcome: .unanswered,
-        byLocal: byLocal, characteristic: analyzed.attribute?.characteristic,
-        valueHandle: analyzed.attribute?.valueHandle, name: analyzed.attribute?.label)
+        byLocal: byLocal, attribute: analyzed.attribute)
       discoveryRequest(att, byLocal: byLocal, i, conn.id, at)
     }
     switch att.opcode {
@@ -281,10 +301,7 @@ public struct TimelineBuilder {
     let value = analyzed.decoded.withPayloadBytes(record) { $0.littleEndianUInt16(at: range.start) }
     guard let value, range.count >= 2 else { return }
     timeline.connections[i].subscriptions.append(
-      Subscription(
-        at: at, handle: handle, valueHandle: analyzed.attribute?.valueHandle,
-        characteristic: analyzed.attribute?.characteristic, characteristicName: analyzed.attribute?.characteristicName,
-        value: value))
+      Subscription(at: at, handle: handle, attribute: analyzed.attribute, value: value))
     if att.opcode == .writeRequest {
       states[id]?.subscriptionWrites[record.frame] = timeline.connections[i].subscriptions.count - 1
     }

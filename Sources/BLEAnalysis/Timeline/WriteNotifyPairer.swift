@@ -103,9 +103,8 @@ struct WriteNotifyPairer {
       pairs.append(
         WriteNotifyPair(
           conn: conn, write: write.at, writeOpcode: write.opcode, writeHandle: write.handle,
-          writeCharacteristic: write.attribute?.characteristic, notify: at, notifyOpcode: opcode,
-          notifyHandle: handle, notifyCharacteristic: attribute?.characteristic, writeName: write.attribute?.label,
-          notifyName: attribute?.label, byRule: !write.answers.isEmpty))
+          writeAttribute: write.attribute, notify: at, notifyOpcode: opcode, notifyHandle: handle,
+          notifyAttribute: attribute, byRule: !write.answers.isEmpty))
     }
     writes = waiting
     return pairs
