@@ -13,11 +13,16 @@ import BLEDissect
 /// - an `onClientConnectionState()` line comes after the Connection Complete or
 ///   Disconnection Complete it reports: the offset is at least `complete − line`.
 ///
-/// Each line is paired with the nearest such packet (for the same peer when both name
-/// it; a hidden address `XX:XX:XX:XX:5C:54` matches on what it shows) within `window`.
-/// The offset kept is the one that satisfies the most pairs, and of those the nearest to
-/// the starting offset (0 when the zone was known): a clock that already agrees is
-/// left alone, one that disagrees moves only as far as the pairs demand.
+/// Each line is paired with the nearest such packet on the side it must be (for the
+/// same peer when both name it; a hidden address `XX:XX:XX:XX:5C:54` matches on what it
+/// shows) within `window`, else with one on the other side within `slack` (the clock is
+/// off); lines outside the capture's `coverage` are not paired.
+/// The offset kept satisfies the most pairs. A starting offset (0 when the zone was
+/// known) that satisfies them as well is kept: a clock that already agrees is left
+/// alone. Otherwise the offset is the one that puts the tightest callback 1 ms after its
+/// event (a `connect()` is logged a few ms before its packet, a callback about 1 ms
+/// after its event), within what the `connect()` pairs allow; with callbacks alone or
+/// connects alone, their bound.
 public enum LogClock {
   /// What the wire shows at a time (capture clock, Unix µs).
   public struct Anchor: Hashable, Sendable {
@@ -99,10 +104,11 @@ public enum LogClock {
   /// `zoneUnknown`, whole quarter hours within ±14 h are tried first (the log's zone is
   /// a guess).
   public static func refine(
-    _ marks: [Mark], anchors: [Anchor], initial: Int64 = 0, zoneUnknown: Bool = false,
-    window: Int64 = 5_000_000
+    _ marks: [Mark], anchors: [Anchor], coverage: ClosedRange<Int64>? = nil, initial: Int64 = 0,
+    zoneUnknown: Bool = false, window: Int64 = 5_000_000, slack: Int64 = 1_000_000
   ) -> Estimate {
     let marks = Array(marks.prefix(markLimit))
+    let pairing = Pairing(window: window, slack: slack, coverage: coverage)
     let creates = anchors.filter { $0.kind == .createConnection }.sorted { $0.time < $1.time }
     let changes = anchors.filter { $0.kind != .createConnection }.sorted { $0.time < $1.time }
     var start = initial
@@ -111,37 +117,53 @@ public enum LogClock {
       let candidates = (-56...56).map { initial + Int64($0) * quarter }
       start =
         candidates.max { a, b in
-          let sa = solve(bounds(marks, creates, changes, offset: a, window: window), near: a)
-          let sb = solve(bounds(marks, creates, changes, offset: b, window: window), near: b)
+          let sa = solve(bounds(marks, creates, changes, offset: a, pairing), near: a)
+          let sb = solve(bounds(marks, creates, changes, offset: b, pairing), near: b)
           return (sa.pairs, -abs(a - initial)) < (sb.pairs, -abs(b - initial))
         } ?? initial
     }
     // Pair with the starting offset, solve, and pair again with what that gives.
-    var estimate = solve(bounds(marks, creates, changes, offset: start, window: window), near: start)
-    let second = solve(bounds(marks, creates, changes, offset: estimate.offset, window: window), near: start)
+    var estimate = solve(bounds(marks, creates, changes, offset: start, pairing), near: start)
+    let second = solve(bounds(marks, creates, changes, offset: estimate.offset, pairing), near: start)
     if second.pairs > estimate.pairs { estimate = second }
     return estimate
   }
 
+  /// How lines find their packets.
+  struct Pairing {
+    /// A packet this far from its line at most (after the line for a `connect()`,
+    /// before it for a callback).
+    var window: Int64
+    /// How far the clock may be off: a packet on the wrong side of its line by at most
+    /// this much still pairs.
+    var slack: Int64
+    /// The capture's first and last record: a line outside it has no packet to pair with.
+    var coverage: ClosedRange<Int64>?
+  }
+
   /// The bound each mark's pair puts on the offset: (value, isLower).
   static func bounds(
-    _ marks: [Mark], _ creates: [Anchor], _ changes: [Anchor], offset: Int64, window: Int64
+    _ marks: [Mark], _ creates: [Anchor], _ changes: [Anchor], offset: Int64, _ pairing: Pairing
   ) -> [(Int64, Bool)] {
     var result: [(Int64, Bool)] = []
     for mark in marks {
       let at = mark.time + offset
+      if let coverage = pairing.coverage, at < coverage.lowerBound || at > coverage.upperBound { continue }
       func fits(_ anchor: Anchor) -> Bool {
-        guard abs(anchor.time - at) <= window else { return false }
         guard let device = mark.device, let peer = anchor.peer else { return true }
         return device.matches(peer)
       }
       switch mark.kind {
       case .beforeCreateConnection:
-        // The first Create Connection after the line; else the last before it.
-        let anchor = creates.first { $0.time >= at && fits($0) } ?? creates.last { $0.time < at && fits($0) }
+        // The first Create Connection after the line; else one just before it.
+        let anchor =
+          creates.first { $0.time >= at && $0.time - at <= pairing.window && fits($0) }
+          ?? creates.last { $0.time < at && at - $0.time <= pairing.slack && fits($0) }
         if let anchor { result.append((anchor.time - mark.time, false)) }
       case .afterConnectionChange:
-        let anchor = changes.last { $0.time <= at && fits($0) } ?? changes.first { $0.time > at && fits($0) }
+        let anchor =
+          changes.last { $0.time <= at && at - $0.time <= pairing.window && fits($0) }
+          ?? changes.first { $0.time > at && $0.time - at <= pairing.slack && fits($0) }
         if let anchor { result.append((anchor.time - mark.time, true)) }
       }
     }
@@ -149,7 +171,7 @@ public enum LogClock {
   }
 
   /// The offset nearest `near` among those satisfying the most bounds.
-  static func solve(_ bounds: [(Int64, Bool)], near: Int64) -> Estimate {
+  static func solve(_ bounds: [(Int64, Bool)], near: Int64, callbackDelay: Int64 = 1000) -> Estimate {
     func satisfied(_ offset: Int64) -> Int {
       bounds.reduce(0) { $0 + (($1.1 ? offset >= $1.0 : offset <= $1.0) ? 1 : 0) }
     }
@@ -163,9 +185,15 @@ public enum LogClock {
       }
     }
     let kept = bounds.filter { $0.1 ? best.offset >= $0.0 : best.offset <= $0.0 }
+    let lower = kept.filter(\.1).map(\.0).max()
+    let upper = kept.filter { !$0.1 }.map(\.0).min()
+    // A starting offset the pairs reject says little about where in their interval the
+    // clock is. The tightest callback is logged about `callbackDelay` after its event
+    // (a binder hop), closer than a connect() to its packet: one delay past the lower
+    // bound, kept under the upper one.
+    if best.offset != near, let lower { best.offset = min(lower + callbackDelay, upper ?? .max) }
     return Estimate(
-      offset: best.offset, pairs: best.count, conflicts: bounds.count - best.count,
-      lower: kept.filter(\.1).map(\.0).max(), upper: kept.filter { !$0.1 }.map(\.0).min())
+      offset: best.offset, pairs: best.count, conflicts: bounds.count - best.count, lower: lower, upper: upper)
   }
 
   /// Collects the anchors of a capture's records, following handles so that a

@@ -83,12 +83,14 @@ public struct PhoneLog: Sendable {
 
   /// A line's local time as Unix µs: the year from the dumpstate line (the year before
   /// when the month and day come after the dumpstate's: the log began last year), the
-  /// offset from the zone (UTC when unknown). Nil without a dumpstate line.
+  /// offset from the zone (UTC when unknown). Logcat prints the millisecond the line was
+  /// written in, so the time is the middle of it (500 µs after the printed value): off
+  /// by at most half a millisecond. Nil without a dumpstate line.
   public func unixMicroseconds(_ time: LogcatTime) -> Int64? {
     guard let dumpstate else { return nil }
     let late = (time.month, time.day) > (dumpstate.month, dumpstate.day + 1)
     let local = time.civil(year: dumpstate.year - (late ? 1 : 0))
-    return zone.map { $0.unixMicroseconds(local: local) } ?? local.unixMicroseconds
+    return (zone.map { $0.unixMicroseconds(local: local) } ?? local.unixMicroseconds) + 500
   }
 
   private enum Section {
