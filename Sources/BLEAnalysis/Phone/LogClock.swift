@@ -153,27 +153,53 @@ public enum LogClock {
         guard let device = mark.device, let peer = anchor.peer else { return true }
         return device.matches(peer)
       }
+      // Anchors are sorted by time: start at the first one at or after the line and walk
+      // outwards only while they are within reach.
       switch mark.kind {
       case .beforeCreateConnection:
         // The first Create Connection after the line; else one just before it.
-        let anchor =
-          creates.first { $0.time >= at && $0.time - at <= pairing.window && fits($0) }
-          ?? creates.last { $0.time < at && at - $0.time <= pairing.slack && fits($0) }
-        if let anchor { result.append((anchor.time - mark.time, false)) }
+        let split = firstIndex(creates, atOrAfter: at)
+        let after = creates[split...].prefix { $0.time - at <= pairing.window }.first(where: fits)
+        let before = creates[..<split].reversed().prefix { at - $0.time <= pairing.slack }.first(where: fits)
+        if let anchor = after ?? before { result.append((anchor.time - mark.time, false)) }
       case .afterConnectionChange:
-        let anchor =
-          changes.last { $0.time <= at && at - $0.time <= pairing.window && fits($0) }
-          ?? changes.first { $0.time > at && $0.time - at <= pairing.slack && fits($0) }
-        if let anchor { result.append((anchor.time - mark.time, true)) }
+        let split = firstIndex(changes, atOrAfter: at + 1)
+        let before = changes[..<split].reversed().prefix { at - $0.time <= pairing.window }.first(where: fits)
+        let after = changes[split...].prefix { $0.time - at <= pairing.slack }.first(where: fits)
+        if let anchor = before ?? after { result.append((anchor.time - mark.time, true)) }
       }
     }
     return result
   }
 
+  /// The index of the first anchor at or after `time` (binary search).
+  static func firstIndex(_ anchors: [Anchor], atOrAfter time: Int64) -> Int {
+    var low = 0
+    var high = anchors.count
+    while low < high {
+      let mid = (low + high) / 2
+      if anchors[mid].time < time { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
   /// The offset nearest `near` among those satisfying the most bounds.
   static func solve(_ bounds: [(Int64, Bool)], near: Int64, callbackDelay: Int64 = 1000) -> Estimate {
+    // Satisfied bounds at an offset: lower bounds at or below it, upper bounds at or
+    // above it, counted by binary search in the sorted values.
+    let lowers = bounds.filter(\.1).map(\.0).sorted()
+    let uppers = bounds.filter { !$0.1 }.map(\.0).sorted()
+    func count(_ values: [Int64], below limit: Int64, inclusive: Bool) -> Int {
+      var low = 0
+      var high = values.count
+      while low < high {
+        let mid = (low + high) / 2
+        if values[mid] < limit || (inclusive && values[mid] == limit) { low = mid + 1 } else { high = mid }
+      }
+      return low
+    }
     func satisfied(_ offset: Int64) -> Int {
-      bounds.reduce(0) { $0 + (($1.1 ? offset >= $1.0 : offset <= $1.0) ? 1 : 0) }
+      count(lowers, below: offset, inclusive: true) + uppers.count - count(uppers, below: offset, inclusive: false)
     }
     // The count only changes at a bound: the best offsets form intervals whose ends are
     // bounds; `near` itself, clamped into such an interval, is the answer.
