@@ -21,7 +21,8 @@ public enum CaptureFile {
         return try PcapReader(path: path, size: bytes.count, isNextGeneration: magic == pcapngMagic)
       }
     }
-    if bytes.starts(with: ZipArchive.magic) || bytes.starts(with: [0x1F, 0x8B])
+    if bytes.starts(with: ZipArchive.magic) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06])
+      || bytes.starts(with: [0x1F, 0x8B])
       || bytes.starts(at: 257, with: Array("ustar".utf8))
     {
       return try PhoneArchive(path: path).recordSource()
