@@ -254,6 +254,14 @@ public final class PhoneArchive {
           taken[entry.name] = MappedFile(path: entry.name, owned: OwnedBytes(content))
         }
         if names.isEmpty, let cut = walk.damage {
+          // Not even a first header: some other file, gzipped.
+          if cut.offset == 0, cut.message.hasPrefix("tar header") {
+            throw CaptureError(
+              .unsupported(
+                "\(compressed ? "gzip file" : "file") that holds no tar archive; expected an iOS sysdiagnose "
+                  + "(.tar.gz) or \(CaptureError.acceptedFormats)"),
+              path: path)
+          }
           throw CaptureError(.damagedHeader(cut.message), path: path)
         }
       } else {
@@ -276,7 +284,11 @@ public final class PhoneArchive {
       let candidate = folder.isEmpty ? named : folder + "/" + named
       if taken[candidate] != nil { main = candidate }
     }
-    main = main ?? taken.keys.sorted().first(where: Self.isMainTextCandidate)
+    // A folder is a bugreport's by its main_entry.txt or its HCI logs, not by a text
+    // named bugreport*.txt lying among other files.
+    if form != .folder || !found.isEmpty || taken.keys.contains(where: Self.isMainEntryFile) {
+      main = main ?? taken.keys.sorted().first(where: Self.isMainTextCandidate)
+    }
     mainTextPath = main
     fileNames = names
     self.form = form

@@ -315,6 +315,11 @@ import Testing
     #expect(archive.notes.contains { $0.contains("climbs out") })
   }
 
+  @Test func gzipOfSomethingElseIsUnsupported() throws {
+    let error = try openError(gzip(Array(repeating: 0x41, count: 2000)))
+    #expect(error?.reason.unsupportedText?.contains("gzip file that holds no tar archive") == true)
+  }
+
   @Test func tarChecksumIsChecked() {
     var header = tarArchive([("a.txt", [1])]).prefix(512).map { $0 }
     #expect(TarArchive.checksumMatches(header))
