@@ -344,44 +344,51 @@ public final class PhoneArchive {
     }
     var notes = notes
     if hciLogs.count > 256 { notes.append("more than 256 HCI logs: the first 256 by name are read") }
-    if members.isEmpty, let mainTextPath, let text = mainText, BtsnoozReader.contains(text) {
-      let archivePath = path
-      let file = contents[mainTextPath]!
-      members.append(
-        .init(path: mainTextPath, isSummary: true) { () throws(CaptureError) -> any RecordSource in
-          _ = file
-          return try BtsnoozReader(text: text, path: archivePath, origin: mainTextPath)
-        })
-    }
-    // A bugreport whose main text is not found still may have the section in another text.
-    if members.isEmpty {
-      for name in contents.keys.sorted() where name.hasSuffix(".txt") && name != mainTextPath {
-        guard let file = contents[name], BtsnoozReader.contains(file.bytes) else { continue }
-        let archivePath = path
-        members.append(
-          .init(path: name, isSummary: true) { () throws(CaptureError) -> any RecordSource in
-            try BtsnoozReader(text: file.bytes, path: archivePath, origin: name)
-          })
-        break
+    let kind = kindDescription
+    var failure: CaptureError?
+    if !members.isEmpty {
+      do {
+        return try MergedRecordSource(
+          members: members, describe: { Self.describe(kind, $0) }, notes: notes, damage: damage)
+      } catch {
+        // No HCI log could be read: the summary, when there is one, is better than nothing.
+        failure = error
+        failure?.path = path
+        notes.append("no HCI log could be read (\(error)); the btsnooz summary of the text is read instead")
       }
     }
-    guard !members.isEmpty else {
-      throw CaptureError(
-        .unsupported(
-          "\(kindDescription) holds no HCI log (FS/data/misc/bluetooth/logs/btsnoop_hci.log, "
-            + "logs/Bluetooth/bluetoothd-hci-*.pklg) and its text no btsnooz section; expected "
-            + CaptureError.acceptedFormats),
-        path: path)
+    guard let summary = summaryMember() else {
+      throw failure
+        ?? CaptureError(
+          .unsupported(
+            "\(kindDescription) holds no HCI log (FS/data/misc/bluetooth/logs/btsnoop_hci.log, "
+              + "logs/Bluetooth/bluetoothd-hci-*.pklg) and its text no btsnooz section; expected "
+              + CaptureError.acceptedFormats),
+          path: path)
     }
-    let kind = kindDescription
     do {
       return try MergedRecordSource(
-        members: members, describe: { Self.describe(kind, $0) }, notes: notes, damage: damage)
+        members: [summary], describe: { Self.describe(kind, $0) }, notes: notes, damage: damage)
     } catch {
       var error = error
       error.path = path
-      throw error
+      throw failure ?? error
     }
+  }
+
+  /// The btsnooz section of the bugreport text (or, when the main text is not found, of
+  /// another text taken out), as a member of the merge.
+  private func summaryMember() -> MergedRecordSource.Member? {
+    let archivePath = path
+    let texts =
+      (mainTextPath.map { [$0] } ?? []) + contents.keys.sorted().filter { $0.hasSuffix(".txt") && $0 != mainTextPath }
+    for name in texts {
+      guard let file = contents[name], BtsnoozReader.contains(file.bytes) else { continue }
+      return .init(path: name, isSummary: true) { () throws(CaptureError) -> any RecordSource in
+        try BtsnoozReader(text: file.bytes, path: archivePath, origin: name)
+      }
+    }
+    return nil
   }
 
   /// A reader for one HCI log, by its content.

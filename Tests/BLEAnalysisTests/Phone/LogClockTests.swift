@@ -59,7 +59,9 @@ import Testing
 
   /// Every truth line's time on the capture clock, after conversion and refinement,
   /// within 2 ms of the truth's.
-  static func expectWithin2ms(_ c: Case, offset: Int64, shift: Int64 = 0) throws {
+  @discardableResult
+  static func expectWithin2ms(_ c: Case, offset: Int64, shift: Int64 = 0) throws -> Int64 {
+    var worst: Int64 = 0
     let byLine = Dictionary(c.log.events.map { ($0.line.lineNumber, $0) }, uniquingKeysWith: { a, _ in a })
     for entry in c.truth {
       let number = try #require(entry["line"] as? Int)
@@ -68,7 +70,9 @@ import Testing
       let onCapture = logTime + offset - c.captureStart
       let expected = Int64(try #require(entry["utc_us"] as? Int))
       #expect(abs(onCapture - expected) <= 2000, "line \(number): \(onCapture) µs vs \(expected) µs")
+      worst = max(worst, abs(onCapture - expected))
     }
+    return worst
   }
 
   @Test(arguments: bugreports)
@@ -79,7 +83,8 @@ import Testing
     #expect(estimate.conflicts <= c.appOnlyConnects)
     #expect(estimate.pairs >= 4)
     #expect(abs(estimate.offset) <= 1000)
-    try Self.expectWithin2ms(c, offset: estimate.offset)
+    let worst = try Self.expectWithin2ms(c, offset: estimate.offset)
+    print("\(name): offset \(estimate.offset) µs from \(estimate.pairs) pairs, worst line \(worst) µs")
   }
 
   /// A log an hour and a quarter second off (a wrong zone, a clock that drifted): the
@@ -95,7 +100,8 @@ import Testing
     let estimate = LogClock.refine(shifted, anchors: c.anchors, coverage: c.coverage, zoneUnknown: true)
     #expect(estimate.conflicts == 0)
     #expect(estimate.pairs >= 10)
-    try Self.expectWithin2ms(c, offset: estimate.offset, shift: shift)
+    let worst = try Self.expectWithin2ms(c, offset: estimate.offset, shift: shift)
+    print("shifted by \(shift) µs: offset \(estimate.offset) µs from \(estimate.pairs) pairs, worst line \(worst) µs")
   }
 
   // MARK: - Rules

@@ -249,6 +249,19 @@ import Testing
     #expect(source.sources.map(\.path) == [Self.logLast])
   }
 
+  /// A log that cannot be read at all leaves the summary of the text to read.
+  @Test func unreadableLogFallsBackToTheSummary() throws {
+    var zip = TestZip()
+    zip.add(Self.log, Array("not a capture at all".utf8))
+    zip.add("main_entry.txt", Array("bugreport-x.txt".utf8))
+    let text = try Data(contentsOf: URL(fileURLWithPath: samplePath("bugreport-hr-sensor.txt")))
+    zip.add("bugreport-x.txt", [UInt8](text))
+    let source = try withTemporaryFile(zip.build().bytes) { try CaptureFile.open($0) }
+    #expect(source.isSummaryOnly)
+    #expect(source.notes.contains { $0.hasPrefix("no HCI log could be read") })
+    #expect(readAll(source).records.count == 49)
+  }
+
   @Test func zipWithNeitherLogNorTextIsUnsupported() throws {
     var zip = TestZip()
     zip.add("version.txt", Array("2.0".utf8))
