@@ -27,7 +27,8 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
   /// The formats bleanalyze reads, for messages.
   public static let acceptedFormats =
     "btsnoop (datalink 1001, 1002, 2001), pcap or pcapng (link types \(LinkType.acceptedList)), "
-    + "Apple PacketLogger (.pklg), or an Android bugreport (.txt or .zip) with a btsnooz section"
+    + "Apple PacketLogger (.pklg), an Android bugreport (.zip, its folder, or its .txt with a btsnooz section) "
+    + "or an iOS sysdiagnose (.tar.gz or its folder)"
 
   public var description: String {
     switch reason {

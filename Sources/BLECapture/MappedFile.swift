@@ -4,13 +4,24 @@
   import Darwin
 #endif
 
-/// A whole file mapped read-only into memory; records are views into it.
+/// A whole file mapped read-only into memory; records are views into it. A file taken
+/// out of an archive is held in memory instead (`init(path:owned:)`), read the same way.
 final class MappedFile {
   let path: String
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The memory of a file taken out of an archive; nil for a mapped file.
+  private let owned: OwnedBytes?
+
+  /// A file that is already in memory (inflated from an archive); `path` names it.
+  init(path: String, owned: OwnedBytes) {
+    self.path = path
+    self.owned = owned
+    bytes = owned.bytes
+  }
 
   init(path: String) throws(CaptureError) {
     self.path = path
+    owned = nil
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw CaptureError(.cannotOpen(Self.errnoText()), path: path) }
     defer { close(fd) }
@@ -32,7 +43,7 @@ final class MappedFile {
   }
 
   deinit {
-    if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+    if owned == nil, let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
   }
 
   /// Where the pages already given back end.
@@ -44,7 +55,7 @@ final class MappedFile {
   /// so that a long file's resident size stays flat. The mapping stays: a page read
   /// again comes back from the file, unchanged.
   @inline(__always) func release(before offset: Int) {
-    guard offset - released >= 2 * Self.releaseStep else { return }
+    guard owned == nil, offset - released >= 2 * Self.releaseStep else { return }
     // Whole steps only: madvise takes page-aligned ranges.
     let end = (offset - Self.releaseStep) / Self.releaseStep * Self.releaseStep
     _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + released), end - released, MADV_DONTNEED)

@@ -12,6 +12,11 @@ public struct Record {
   /// Controller index (Linux monitor sources); nil where the format records none.
   public var adapter: UInt16?
   public var kind: RecordKind
+  /// Which file of the source the record comes from: an index into
+  /// `RecordSource.sources` for a source that merges several files (the HCI logs of a
+  /// bugreport or sysdiagnose), 0 otherwise. Kept next to `kind`, where it takes the
+  /// padding before `bytes`: the record stays 72 bytes.
+  public var sourceIndex: UInt16 = 0
   /// The packet without the capture format's framing: no H4 type byte, no monitor
   /// or direction pseudo-header. Link-layer packets are kept exactly as their link
   /// type defines them.

@@ -23,8 +23,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// last timestamp, then records), compressed here with zlib, base64-encoded and
   /// wrapped in a bugreport's markers, so mutations reach the record parser.
   case btsnooz
-  /// An Android bugreport zip (zip directory, raw deflate, then btsnooz).
+  /// An Android bugreport zip: the zip directory (or the local headers when it is
+  /// damaged), raw deflate within its limits, every HCI log merged or the btsnooz
+  /// fallback, then the bugreport text's logcat read as the phone's log.
   case bugreportZip = "bugreport-zip"
+  /// An iOS sysdiagnose `.tar.gz`: streaming gzip within its limits, tar headers (ustar,
+  /// GNU long names, pax), every PacketLogger log merged.
+  case sysdiagnose
+  /// A bugreport's text as the phone's log: logcat lines, the recognizer table, the
+  /// dumpstate time, properties; then the log→capture clock over what it found.
+  case phoneLog = "phone-log"
   /// The live stream readers (btsnoop stream, pcap/pcapng over fopencookie), fed in
   /// chunks whose size the first byte picks.
   case stream
@@ -41,7 +49,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .pcap: Self.walk(bytes, reader: .pcap)
     case .packetLogger: Self.walk(bytes, reader: .packetLogger)
     case .btsnooz: Self.walk(Self.bugreportText(bytes), reader: .bugreportText)
-    case .bugreportZip: Self.walk(bytes, reader: .bugreportZip)
+    case .bugreportZip: Self.walk(bytes, reader: .bugreportZip) + Self.archiveLog(bytes)
+    case .sysdiagnose: Self.walk(bytes, reader: .sysdiagnose)
+    case .phoneLog: Self.phoneLog(bytes)
     case .stream: Self.stream(bytes)
     case .pipeline: Self.pipeline(bytes)
     }
@@ -124,6 +134,41 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     }
     if column > 0 { out.append(0x0A) }
     return out
+  }
+
+  // MARK: - Phone logs
+
+  /// The bugreport text inside an archive, read as the phone's log; how many events.
+  private static func archiveLog(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard let path = InputFile.shared.store(bytes), let archive = try? PhoneArchive(path: path),
+      let log = PhoneLog(archive: archive, zoneLookup: zone)
+    else { return 0 }
+    return clock(log)
+  }
+
+  private static func phoneLog(_ bytes: UnsafeRawBufferPointer) -> Int {
+    let log = PhoneLog(text: bytes.bindMemory(to: UInt8.self), zoneLookup: zone)
+    return log.lines.count + clock(log)
+  }
+
+  /// Zones without reading the tz database on every input.
+  private static func zone(_ name: String) -> ZoneInfo? {
+    name.hasPrefix("Europe/") ? ZoneInfo(name: name, fixedOffset: 3600) : nil
+  }
+
+  /// The log's events as clock marks, refined against anchors made from the events
+  /// themselves (a connect's packet 3 ms later); how many events.
+  private static func clock(_ log: PhoneLog) -> Int {
+    let marks = log.events.compactMap { event in
+      log.unixMicroseconds(event.line.time).flatMap { LogClock.Mark(event, time: $0) }
+    }
+    let anchors = marks.map { mark in
+      LogClock.Anchor(
+        kind: mark.kind == .beforeCreateConnection ? .createConnection : .connectionComplete(status: 0),
+        time: mark.time &+ (mark.kind == .beforeCreateConnection ? 3000 : -1000), peer: mark.device?.address)
+    }
+    _ = LogClock.refine(marks, anchors: anchors, zoneUnknown: marks.count < 64)
+    return log.events.count
   }
 
   // MARK: - Streams

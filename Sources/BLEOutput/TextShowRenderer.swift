@@ -128,16 +128,7 @@ struct TextShowRenderer: ShowRenderer {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let ofDay = UInt64(seconds - days * 86_400)
     if date {
-      // Days since 1970-01-01 to a civil date (proleptic Gregorian), by 400-year eras.
-      let z = days + 719_468
-      let era = (z >= 0 ? z : z - 146_096) / 146_097
-      let dayOfEra = z - era * 146_097
-      let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-      let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-      let mp = (5 * dayOfYear + 2) / 153
-      let day = dayOfYear - (153 * mp + 2) / 5 + 1
-      let month = mp < 10 ? mp + 3 : mp - 9
-      let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+      let (year, month, day) = CivilTime.civil(fromDays: Int(days))
       out.appendDecimal(UInt64(clamping: year), minimumDigits: 4)
       out.append("-")
       out.appendDecimal(UInt64(month), minimumDigits: 2)

@@ -39,6 +39,10 @@ import Testing
     let error = #expect(throws: CaptureError.self) {
       try CaptureFile.open(FileManager.default.temporaryDirectory.path)
     }
-    #expect(error?.reason == .cannotOpen("is a directory"))
+    guard case .cannotOpen(let why) = error?.reason else {
+      Issue.record("expected cannotOpen, got \(String(describing: error))")
+      return
+    }
+    #expect(why.hasPrefix("is a directory, and not an Android bugreport or iOS sysdiagnose folder"))
   }
 }

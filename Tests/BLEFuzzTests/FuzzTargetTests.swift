@@ -39,6 +39,37 @@ import Testing
     #expect(target.run(try Self.sample(name)) == records)
   }
 
+  /// The phone targets read what a phone saves (../shared's bugreports, skipped when absent).
+  @Test(arguments: [
+    (FuzzTarget.sysdiagnose, "sysdiagnose_2024.05.14_02-32-19-0700_iPhone-OS_iPhone_21F79.tar.gz", 406),
+    // 431 records, then the events of its log: at least the truth's 54 app_log lines
+    (.bugreportZip, "bugreport-oriole-TQ3A.230901.001-2024-05-14-11-42-15.zip", 431 + 54),
+  ])
+  func readsWhatAPhoneSaves(_ target: FuzzTarget, _ name: String, _ atLeast: Int) throws {
+    let folder = Self.samples.deletingLastPathComponent().deletingLastPathComponent()
+      .appending(path: "shared/captures/bugreport")
+    guard FileManager.default.fileExists(atPath: folder.path) else {
+      print("skipped: \(folder.path) is absent (the shared test assets)")
+      return
+    }
+    let count = target.run([UInt8](try Data(contentsOf: folder.appending(path: name))))
+    #expect(count >= atLeast && count < atLeast + 100)
+  }
+
+  /// The phone-log target reads a bugreport text's logcat: lines, then events.
+  @Test func phoneLogReadsLogcat() {
+    let text = """
+      == dumpstate: 2024-05-14 11:42:15
+      ------ SYSTEM LOG (logcat -v threadtime -v printable -v uid -d *:v) ------
+      05-14 11:30:01.629 10187 14023 14023 D BluetoothGatt: connect() - device: D4:36:39:67:A2:61, auto: false
+      05-14 11:30:01.824 10187 14023 14061 D BluetoothGatt: onClientConnectionState() - status=0 clientIf=6 device=D4:36:39:67:A2:61
+      05-14 11:30:01.900  1000  1523  1601 I PowerManagerService: Waking up
+      ------ 1.322s was the duration of 'SYSTEM LOG' ------
+
+      """
+    #expect(FuzzTarget.phoneLog.run(Array(text.utf8)) == 3 + 2)
+  }
+
   /// The stream target's first byte is the size of the chunks the stream arrives in.
   @Test(arguments: [0, 1, 7, 255])
   func streamInChunks(_ chunk: UInt8) throws {

@@ -27,6 +27,9 @@ final class BtsnoozReader: RecordSource {
     var type: UInt8
   }
 
+  /// A summary is a ring buffer of 128 to 256 KiB: far more than this is a bomb.
+  static let inflatedLimit = 64 << 20
+
   let version: UInt8
   let origin: String
   private let storage: OwnedBytes
@@ -66,7 +69,7 @@ final class BtsnoozReader: RecordSource {
     if end == nil { damage = CaptureDamage(offset: begin, "btsnooz section has no END line") }
     do {
       inflated = try decoded.withUnsafeBufferPointer { all throws(Inflate.Failure) in
-        try Inflate.inflate(all.view(9, all.count - 9), wrapper: .zlib)
+        try Inflate.inflate(all.view(9, all.count - 9), wrapper: .zlib, limit: Self.inflatedLimit)
       }
     } catch {
       inflated = error.partial
@@ -124,6 +127,16 @@ final class BtsnoozReader: RecordSource {
   var progress: (done: Int, total: Int) { (index, entries.count) }
   var notes: [String] {
     ["btsnooz holds only a summary ring buffer: data packets are usually cut, SCO and ISO are left out"]
+  }
+
+  /// The section, as the one source of the records: a summary.
+  var sources: [CaptureSourceFile] {
+    [
+      CaptureSourceFile(
+        path: origin, format: formatDescription, isSummary: true, records: entries.count,
+        first: entries.first.map { Timestamp(unixMicroseconds: $0.timestamp) },
+        last: entries.last.map { Timestamp(unixMicroseconds: $0.timestamp) }, damage: pendingDamage)
+    ]
   }
 
   func next() -> Record? {

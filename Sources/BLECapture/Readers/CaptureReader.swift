@@ -10,8 +10,10 @@ public enum CaptureReader: String, CaseIterable, Sendable {
   case packetLogger
   /// The btsnooz section of an Android bugreport's text.
   case bugreportText
-  /// An Android bugreport zip holding that text.
+  /// An Android bugreport zip: its HCI logs merged, or the btsnooz section of its text.
   case bugreportZip
+  /// An iOS sysdiagnose `.tar.gz`: its PacketLogger logs merged.
+  case sysdiagnose
 }
 
 extension CaptureFile {
@@ -30,8 +32,8 @@ extension CaptureFile {
       return PacketLoggerReader(file: file, bigEndian: PacketLoggerReader.detectBigEndian(bytes) ?? true)
     case .bugreportText:
       return try BtsnoozReader(text: bytes, path: path, origin: "bugreport text")
-    case .bugreportZip:
-      return try openBugreportZip(file)
+    case .bugreportZip, .sysdiagnose:
+      return try PhoneArchive(path: path).recordSource()
     }
   }
 }
