@@ -53,12 +53,17 @@ public struct CaptureInfo: Sendable {
     public var last: Timestamp?
     /// A btsnooz summary, whose payloads are cut.
     public var summary: Bool
+    /// Of `records`, those delivered (a record another file already gave is given once).
+    public var delivered: Int
 
-    public init(path: String, format: String, records: Int, first: Timestamp?, last: Timestamp?, summary: Bool = false)
-    {
+    public init(
+      path: String, format: String, records: Int, delivered: Int? = nil, first: Timestamp?, last: Timestamp?,
+      summary: Bool = false
+    ) {
       self.path = path
       self.format = format
       self.records = records
+      self.delivered = delivered ?? records
       self.first = first
       self.last = last
       self.summary = summary
@@ -73,7 +78,15 @@ public struct CaptureInfo: Sendable {
     first = summary.first
     last = summary.last
     damage = source.damage
-    sources = [Source(path: file, format: format, records: records, first: first, last: last)]
+    // A plain capture is its own one source; an archive lists the HCI logs it merged.
+    sources =
+      source.sources.isEmpty
+      ? [Source(path: file, format: format, records: records, first: first, last: last)]
+      : source.sources.map {
+        Source(
+          path: $0.path, format: $0.format, records: $0.records, delivered: $0.delivered, first: $0.first,
+          last: $0.last, summary: $0.isSummary)
+      }
   }
 
   /// `{"file","format","record_count","first_ts","last_ts","damage","sources"}`.
@@ -110,6 +123,7 @@ public struct CaptureInfo: Sendable {
       s.string("path", source.path, into: &out)
       s.string("format", source.format, into: &out)
       s.integer("record_count", source.records, into: &out)
+      if source.delivered != source.records { s.integer("delivered_count", source.delivered, into: &out) }
       appendSpan(source.first, source.last, &s, into: &out)
       if source.summary { s.bool("summary", true, into: &out) }
       out.append("}")
