@@ -52,16 +52,15 @@ struct Redact: ParsableCommand {
     let output = destination.output
     do {
       // First pass: find every field and what replaces it.
+      // The pipeline releases each record's extras once the survey has seen it.
       let survey = try CaptureFile.open(input)
-      var analyzer = Analyzer()
+      var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .analyze)
       var finder = RedactionSurvey(keepNames: keepNames)
       CaptureInputs.read(survey, label: "reading \(input)") { record in
-        var record = record
-        let analyzed = analyzer.analyze(&record)
-        finder.add(record, analyzed)
+        pipeline.push(record) { finder.add($0, $1) }
         return true
       }
-      _ = analyzer.finish()
+      pipeline.finish { finder.add($0, $1) }
       var plan = finder.finish()
 
       // Second pass: copy every record with its fields replaced.
