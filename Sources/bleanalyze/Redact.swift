@@ -37,6 +37,26 @@ struct Redact: ParsableCommand {
   @Flag(name: .customLong("keep-names"), help: "Keep device names.")
   var keepNames = false
 
+  /// `--keep-values` or `--blank-values` (the default).
+  enum ValueAction: String, EnumerableFlag {
+    case keepValues, blankValues
+
+    static func help(for value: Self) -> ArgumentHelp? {
+      switch value {
+      case .keepValues: "Keep attribute values not known to be safe (swept for addresses, names and serials)."
+      case .blankValues: "Blank them with filler octets (the default)."
+      }
+    }
+  }
+
+  @Flag var values: ValueAction = .blankValues
+
+  @Flag(help: "Also replace the Hardware, Firmware and Software Revision Strings with pseudonyms.")
+  var strict = false
+
+  @Flag(name: .customLong("keep-damaged"), help: "Keep air packets with a bad CRC as they were (a warning says so).")
+  var keepDamaged = false
+
   @Option(name: .customLong("map"), help: "Write the old→new mapping (JSON) to this file.")
   var mapPath: String?
 
@@ -55,7 +75,8 @@ struct Redact: ParsableCommand {
       // The pipeline releases each record's extras once the survey has seen it.
       let survey = try CaptureFile.open(input)
       var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .analyze)
-      var finder = RedactionSurvey(keepNames: keepNames)
+      var finder = RedactionSurvey(
+        .init(keepNames: keepNames, keepValues: values == .keepValues, strict: strict, keepDamaged: keepDamaged))
       CaptureInputs.read(survey, label: "reading \(input)") { record in
         pipeline.push(record) { finder.add($0, $1) }
         return true
