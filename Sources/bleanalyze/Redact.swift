@@ -21,6 +21,20 @@ struct Redact: ParsableCommand {
       Lengths never change, so every frame keeps its structure; sniffer CRCs are \
       recomputed, so a good packet stays good.
 
+      Attribute values: Device Name becomes its name's pseudonym, Serial Number String \
+      serial-N, System ID the address's pseudonym, and with --strict the Hardware, \
+      Firmware and Software Revision Strings hardware-N, firmware-N, software-N. Values \
+      known to be safe (SIG measurements, levels, CCCDs, Appearance, PnP ID, \
+      manufacturer and model names…) stay, swept for any spelling of an address (six \
+      octets either way, hex text in either case with ':', '-' or nothing between \
+      octets), its last three octets, names and serial numbers. Values not known to be \
+      safe (vendor characteristics, undiscovered handles, user text) are blanked by \
+      default (--blank-values); --keep-values keeps them, swept the same way. The summary \
+      lists every characteristic whose values stay or were blanked, with counts and \
+      bytes. Air packets received with a bad CRC get their address fields pseudonymised \
+      as far as they parse and every other octet without structure blanked; \
+      --keep-damaged keeps them, with a warning.
+
       The output format comes from OUT's extension or --to, as for `convert` (sniffer \
       captures cannot be written as btsnoop). A summary of what was replaced, and of the \
       frames left as is because they could not be parsed (encrypted or malformed \

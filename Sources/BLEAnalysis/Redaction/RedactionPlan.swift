@@ -20,7 +20,7 @@ import BLEDissect
 /// - An air packet whose PDU changed gets its CRC moved by the change, so a good CRC
 ///   stays good and a bad one stays bad.
 public struct RedactionPlan {
-  let edits: [Int: [RedactionEdit]]
+  let edits: EditList
   /// Original → pseudonym, in the order the originals first appear.
   public let addresses: [(original: DeviceAddress, redacted: DeviceAddress)]
   /// IRKs, most significant octet first.
@@ -51,16 +51,19 @@ public struct RedactionPlan {
   private let valueSweeper: ValueSweeper
 
   init(
-    edits: [Int: [RedactionEdit]], addresses: [DeviceAddress], identityKeys: [[UInt8]], names: [[UInt8]],
+    edits: EditList, addresses: [DeviceAddress], identityKeys: [[UInt8]], names: [[UInt8]],
     identifiers: [(IdentifierKind, [UInt8])] = [], secrets: Set<[UInt8]>, counts: [RedactionKind: Int],
-    unparsed: [String: [Int]], llRegions: [Int: Range<Int>], values: [String: ValueTally] = [:],
+    unparsed: [String: [Int]], llRegions: [Int: Range<Int>], values: [ValueKey: ValueTally] = [:],
     spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = [],
     damaged: DamagedTally = .init(), options: RedactionSurvey.Options = .init()
   ) {
     var edits = edits
     self.counts = counts
     self.llRegions = llRegions
-    self.values = values
+    // By label: two attributes named alike (one characteristic on two servers) are one line.
+    self.values = values.values.reduce(into: [:]) { labels, tally in
+      labels[tally.label, default: ValueTally(label: tally.label, safe: tally.safe)].merge(tally)
+    }
     self.damaged = damaged
     self.options = options
     self.unparsed = unparsed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -123,11 +126,13 @@ public struct RedactionPlan {
       for (segment, valueOffset) in pieces {
         let part = valueOffset..<valueOffset + segment.count
         guard swept[part] != original[part] else { continue }
-        edits[segment.frame, default: []].append(
+        _ = edits.append(
           RedactionEdit(
-            offset: segment.offset, count: segment.count, value: .literal(Array(swept[part])), valueOffset: 0))
+            frame: segment.frame, offset: segment.offset, count: segment.count, value: .literal(Array(swept[part])),
+            valueOffset: 0))
       }
     }
+    edits.sort()
     self.edits = edits
   }
 
@@ -138,7 +143,7 @@ public struct RedactionPlan {
   public mutating func apply(frame: Int, to bytes: inout [UInt8]) {
     let region = llRegions[frame]
     let before = region != nil ? bytes : []
-    let own = edits[frame] ?? []
+    let own = edits.run(of: frame)
     for edit in own where edit.value != .keptValue {
       let replacement = self.replacement(edit.value, length: edit.valueOffset + edit.count)
       for k in 0..<edit.count where edit.offset + k < bytes.count && edit.valueOffset + k < replacement.count {

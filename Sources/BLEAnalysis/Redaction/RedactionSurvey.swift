@@ -33,14 +33,91 @@ enum RedactionValue: Hashable, Sendable {
   case keptValue
 }
 
-/// One piece of a field to overwrite in a record: `count` octets at `offset`, taken
-/// from `valueOffset` of the field's replacement (a field that spans fragments is
-/// several pieces).
+/// One piece of a field to overwrite in record `frame`: `count` octets at `offset`,
+/// taken from `valueOffset` of the field's replacement (a field that spans fragments
+/// is several pieces).
 struct RedactionEdit: Sendable {
+  var frame: Int
   var offset: Int
   var count: Int
   var value: RedactionValue
   var valueOffset: Int
+}
+
+/// The edits of every record in one array (a capture may have one per record, so each
+/// is kept in 20 octets, its value an index into a table of the distinct values):
+/// appended as the survey finds them, then sorted by frame, keeping the order of a
+/// record's own edits, for pass 2 to find each record's run.
+struct EditList: Sendable {
+  private struct Stored: Sendable {
+    var frame: Int32
+    var offset: Int32
+    var count: Int32
+    var valueOffset: Int32
+    var value: UInt32
+  }
+
+  private var items: [Stored] = []
+  /// The distinct values, filler and kept values first.
+  private var values: [RedactionValue] = [.filler, .keptValue]
+  private var valueIndex: [RedactionValue: UInt32] = [.filler: 0, .keptValue: 1]
+
+  var count: Int { items.count }
+
+  private mutating func index(of value: RedactionValue) -> UInt32 {
+    if let index = valueIndex[value] { return index }
+    values.append(value)
+    valueIndex[value] = UInt32(values.count - 1)
+    return UInt32(values.count - 1)
+  }
+
+  private func edit(_ stored: Stored) -> RedactionEdit {
+    RedactionEdit(
+      frame: Int(stored.frame), offset: Int(stored.offset), count: Int(stored.count), value: values[Int(stored.value)],
+      valueOffset: Int(stored.valueOffset))
+  }
+
+  /// Adds `edit`; returns its index, valid until `sort`.
+  mutating func append(_ edit: RedactionEdit) -> Int {
+    let value = index(of: edit.value)
+    items.append(
+      Stored(
+        frame: Int32(truncatingIfNeeded: edit.frame), offset: Int32(truncatingIfNeeded: edit.offset),
+        count: Int32(truncatingIfNeeded: edit.count), valueOffset: Int32(truncatingIfNeeded: edit.valueOffset),
+        value: value))
+    return items.count - 1
+  }
+
+  /// Gives the edit at `index` a new value, read from `offset` further into it.
+  mutating func replace(_ index: Int, with value: RedactionValue, from offset: Int) {
+    items[index].value = self.index(of: value)
+    items[index].valueOffset += Int32(truncatingIfNeeded: offset)
+  }
+
+  /// In frame order; the sort is stable, so a record's edits keep theirs.
+  mutating func sort() {
+    items.sort { $0.frame < $1.frame }
+  }
+
+  /// Every edit, in the order they are kept.
+  var all: some Sequence<RedactionEdit> { items.lazy.map(edit) }
+
+  /// The edits of `frame` (once sorted).
+  func run(of frame: Int) -> [RedactionEdit] {
+    let frame = Int32(truncatingIfNeeded: frame)
+    var low = 0
+    var high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if items[middle].frame < frame { low = middle + 1 } else { high = middle }
+    }
+    var run: [RedactionEdit] = []
+    while low < items.count, items[low].frame == frame {
+      run.append(edit(items[low]))
+      low += 1
+    }
+    return run
+  }
 }
 
 /// The first pass of `redact`: reads every analyzed record and finds, with the
@@ -50,7 +127,7 @@ struct RedactionEdit: Sendable {
 /// values (so that a copy elsewhere is swept too), and the frames whose bytes could
 /// not be parsed. `finish` turns that into a `RedactionPlan`.
 public struct RedactionSurvey {
-  var edits: [Int: [RedactionEdit]] = [:]
+  var edits = EditList()
   var counts: [RedactionKind: Int] = [:]
   private var addressOrder: [DeviceAddress] = []
   private var addressSeen: Set<DeviceAddress> = []
@@ -70,10 +147,10 @@ public struct RedactionSurvey {
   private var copies: [(frame: Int, from: Int, fromStart: Int, start: Int, count: Int)] = []
   /// Names and identifiers read or written in several parts (Read Blob, Prepare
   /// Write): the edits of each part, by the frame of the PDU that carried it.
-  private var textParts: [Int: [(frame: Int, index: Int, offset: Int)]] = [:]
+  private var textParts: [Int: [(index: Int, offset: Int)]] = [:]
   /// Values, by characteristic (or descriptor, or handle), that stay as they were:
   /// known to be safe, or kept with `--keep-values`; and those blanked.
-  var values: [String: ValueTally] = [:]
+  var values: [ValueKey: ValueTally] = [:]
   /// Kept values whose octets span several records: swept once the plan knows
   /// every original (`RedactionPlan`), then patched piece by piece.
   var spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = []
@@ -173,19 +250,18 @@ public struct RedactionSurvey {
   /// Adds one field: `range` of the buffer `bytes`, whose octets `map` places.
   private mutating func add(
     _ kind: RedactionKind?, _ value: RedactionValue, _ range: Range<Int>, _ map: SegmentMap, valueOffset base: Int = 0
-  ) -> [(frame: Int, index: Int)] {
+  ) -> [Int] {
     guard !range.isEmpty, let pieces = map.pieces(of: range) else {
       if !range.isEmpty { note("redact.unmapped", map.segments.last?.frame ?? 0) }
       return []
     }
     if let kind { counts[kind, default: 0] += 1 }
-    var placed: [(Int, Int)] = []
-    for (segment, valueOffset) in pieces {
-      edits[segment.frame, default: []].append(
-        RedactionEdit(offset: segment.offset, count: segment.count, value: value, valueOffset: base + valueOffset))
-      placed.append((segment.frame, edits[segment.frame]!.count - 1))
+    return pieces.map { segment, valueOffset in
+      edits.append(
+        RedactionEdit(
+          frame: segment.frame, offset: segment.offset, count: segment.count, value: value,
+          valueOffset: base + valueOffset))
     }
-    return placed
   }
 
   private mutating func address(
@@ -245,7 +321,7 @@ public struct RedactionSurvey {
   @discardableResult
   private mutating func name(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: RedactionKind, _ map: SegmentMap
-  ) -> [(frame: Int, index: Int)] {
+  ) -> [Int] {
     guard !keepNames else { return [] }
     let range = range.clamped(to: 0..<bytes.count)
     let end = range.first { bytes[$0] == 0 } ?? range.upperBound
@@ -476,22 +552,27 @@ public struct RedactionSurvey {
     switch att.parameters {
     case .value(let value) where att.opcode == .readMultipleResponse:
       // Several values one after the other, of lengths only the server knows.
-      self.value(bytes, bytes.bounds(of: value), rule: nil, label: "Read Multiple Response", record, map)
+      self.value(
+        bytes, bytes.bounds(of: value), rule: nil, key: ValueKey(opcode: att.opcode.rawValue),
+        label: "Read Multiple Response", record, map)
     case .value(let value), .handleValue(_, let value), .signedWrite(_, let value, _):
       let part: Int? =
         att.opcode == .readResponse
         ? 0 : att.opcode == .readBlobResponse ? Int(analyzed.exchange?.requestOffset ?? 0) : nil
       self.value(
-        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), label: Self.label(attribute, analyzed.attHandle),
+        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), key: ValueKey(attribute, analyzed.attHandle),
+        label: Self.label(attribute, analyzed.attHandle),
         part: part, record, map)
     case .prepareWrite(_, let offset, let value):
       self.value(
-        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), label: Self.label(attribute, analyzed.attHandle),
+        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), key: ValueKey(attribute, analyzed.attHandle),
+        label: Self.label(attribute, analyzed.attHandle),
         part: att.opcode == .prepareWriteRequest ? Int(offset) : nil, record, map)
     case .findByTypeValue(_, _, let type, let value):
       let uuid = BluetoothUUID(uuid16: type)
       self.value(
-        bytes, bytes.bounds(of: value), rule: RedactionFields.valueRule(uuid), label: Self.label(uuid), record, map)
+        bytes, bytes.bounds(of: value), rule: RedactionFields.valueRule(uuid), key: ValueKey(uuid: uuid),
+        label: Self.label(uuid), record, map)
     case .attributeDataList(let length, let list):
       // Read By Type: handle and value; Read By Group Type: handle, End Group Handle
       // and value. The values are of the type the request asked for.
@@ -505,6 +586,7 @@ public struct RedactionSurvey {
         if type == nil, Self.isDeclaration(bytes, entry: entry, length: Int(length)) { rule = .declaration }
         self.value(
           bytes, entry + header..<entry + Int(length), rule: rule,
+          key: type.map { ValueKey(uuid: $0) } ?? ValueKey(opcode: att.opcode.rawValue),
           label: type.map { Self.label($0) } ?? "Read By Type Response", record, map)
         entry += Int(length)
       }
@@ -521,6 +603,7 @@ public struct RedactionSurvey {
         let end = min(span.upperBound, offset + Int(length))
         self.value(
           bytes, offset..<end, rule: nil,
+          key: ValueKey(handle: handle, opcode: att.opcode.rawValue),
           label: handle.map { Self.label(nil, $0) } ?? "Read Multiple Variable Response",
           record, map)
         offset = end
@@ -539,10 +622,8 @@ public struct RedactionSurvey {
       default: continue
       }
       for frame in value.frames {
-        for part in textParts.removeValue(forKey: frame) ?? []
-        where edits[part.frame]?.indices.contains(part.index) == true {
-          edits[part.frame]![part.index].value = replacement
-          edits[part.frame]![part.index].valueOffset += part.offset
+        for part in textParts.removeValue(forKey: frame) ?? [] {
+          edits.replace(part.index, with: replacement, from: part.offset)
         }
       }
     }
@@ -587,12 +668,12 @@ public struct RedactionSurvey {
   /// to be safe, or `--keep-values`) and swept, or blanked. `part` is the offset of
   /// a part of a long value (Read Response, Read Blob, Prepare Write).
   private mutating func value(
-    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, rule: ValueRule?, label: String, part: Int? = nil,
-    _ record: Record, _ map: SegmentMap
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, rule: ValueRule?, key: ValueKey,
+    label: @autoclosure () -> String, part: Int? = nil, _ record: Record, _ map: SegmentMap
   ) {
     let range = range.clamped(to: 0..<bytes.count)
     guard !range.isEmpty else { return }
-    var placed: [(frame: Int, index: Int)] = []
+    var placed: [Int] = []
     switch rule {
     case .name where !keepNames:
       placed = name(bytes, range, RedactionKind(.name, "ATT Device Name"), map)
@@ -607,23 +688,30 @@ public struct RedactionSurvey {
     case .declaration?:
       return
     case .safe?, .name?, .revision?:
-      return keep(bytes, range, label, safe: true, map)
+      return keep(bytes, range, key, label, safe: true, map)
     default:
       guard options.keepValues else {
-        values[label, default: ValueTally(safe: false)].add(range.count)
+        tally(key, label, safe: false, range.count)
         _ = add(nil, .filler, range, map)
         return
       }
-      return keep(bytes, range, label, safe: false, map)
+      return keep(bytes, range, key, label, safe: false, map)
     }
-    if let part { textParts[record.frame, default: []] += placed.map { ($0.frame, $0.index, part) } }
+    if let part { textParts[record.frame, default: []] += placed.map { ($0, part) } }
+  }
+
+  /// Counts a value of `key`; its label is made the first time only.
+  private mutating func tally(_ key: ValueKey, _ label: () -> String, safe: Bool, _ octets: Int) {
+    if values[key] == nil { values[key] = ValueTally(label: label(), safe: safe) }
+    values[key]!.add(octets)
   }
 
   /// A value that stays: counted for the summary, swept in pass 2.
   private mutating func keep(
-    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ label: String, safe: Bool, _ map: SegmentMap
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: ValueKey, _ label: () -> String, safe: Bool,
+    _ map: SegmentMap
   ) {
-    values[label, default: ValueTally(safe: safe)].add(range.count)
+    tally(key, label, safe: safe, range.count)
     guard let pieces = map.pieces(of: range) else { return }
     if pieces.count == 1 {
       _ = add(nil, .keptValue, range, map)
@@ -635,7 +723,7 @@ public struct RedactionSurvey {
   /// A serial number or revision string: the octets before the first NUL.
   private mutating func identifier(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: IdentifierKind, _ map: SegmentMap
-  ) -> [(frame: Int, index: Int)] {
+  ) -> [Int] {
     let end = range.first { bytes[$0] == 0 } ?? range.upperBound
     guard end > range.lowerBound else { return [] }
     return add(
@@ -759,28 +847,30 @@ public struct RedactionSurvey {
   public consuming func finish() -> RedactionPlan {
     // Retransmitted fragments take the edits of what they repeat, in frame order so
     // that a repeat of a repeat finds its edits.
+    edits.sort()
     for copy in copies.sorted(by: { $0.frame < $1.frame }) {
-      for edit in edits[copy.from] ?? []
+      var moved: [RedactionEdit] = []
+      for edit in edits.run(of: copy.from)
       where edit.offset >= copy.fromStart && edit.offset < copy.fromStart + copy.count {
-        var moved = edit
-        moved.offset += copy.start - copy.fromStart
-        edits[copy.frame, default: []].append(moved)
+        var edit = edit
+        edit.frame = copy.frame
+        edit.offset += copy.start - copy.fromStart
+        moved.append(edit)
       }
+      // Inserted in order: a later repeat of this one finds them.
+      for edit in moved { _ = edits.append(edit) }
+      if !moved.isEmpty { edits.sort() }
     }
     var names: [[UInt8]] = []
     var nameSeen: Set<[UInt8]> = []
     var identifiers: [(IdentifierKind, [UInt8])] = []
-    var identifierSeen: Set<[UInt8]> = []
-    for frame in edits.keys.sorted() {
-      for edit in edits[frame]! {
-        switch edit.value {
-        case .name(let name) where nameSeen.insert(name).inserted: names.append(name)
-        case .identifier(let kind, let text)
-        where identifierSeen.insert([0] + Array(kind.rawValue.utf8) + [0] + text)
-          .inserted:
-          identifiers.append((kind, text))
-        default: break
-        }
+    var identifierSeen: Set<IdentifierText> = []
+    for edit in edits.all {
+      switch edit.value {
+      case .name(let name) where nameSeen.insert(name).inserted: names.append(name)
+      case .identifier(let kind, let text) where identifierSeen.insert(IdentifierText(kind: kind, text: text)).inserted:
+        identifiers.append((kind, text))
+      default: break
       }
     }
     return RedactionPlan(
@@ -790,20 +880,58 @@ public struct RedactionSurvey {
   }
 }
 
+/// What the summary counts values by, cheap to make for every value: the attribute's
+/// type and characteristic, or the handle of one discovery never named, or the PDU.
+struct ValueKey: Hashable, Sendable {
+  var uuid: BluetoothUUID?
+  var characteristic: BluetoothUUID?
+  var handle: UInt16?
+  var opcode: UInt8 = 0
+
+  init(uuid: BluetoothUUID? = nil, handle: UInt16? = nil, opcode: UInt8 = 0) {
+    self.uuid = uuid
+    self.handle = handle
+    self.opcode = opcode
+  }
+
+  init(_ attribute: GATTAttribute?, _ handle: UInt16?) {
+    if let attribute, attribute.uuid != nil {
+      uuid = attribute.uuid
+      characteristic = attribute.characteristic
+    } else {
+      self.handle = handle
+    }
+  }
+}
+
+/// An identifier's text and kind: the same serial and revision are two identifiers.
+struct IdentifierText: Hashable {
+  var kind: IdentifierKind
+  var text: [UInt8]
+}
+
 /// How many values of one characteristic stayed (or were blanked), and their octets.
 public struct ValueTally: Sendable, Hashable {
+  /// The characteristic (or descriptor, or handle) as the summary names it.
+  public var label: String
   /// Known to be safe (else: not known to be safe, kept or blanked as asked).
   public var safe: Bool
   public var count = 0
   public var octets = 0
 
-  init(safe: Bool) {
+  init(label: String, safe: Bool) {
+    self.label = label
     self.safe = safe
   }
 
   mutating func add(_ octets: Int) {
     count += 1
     self.octets += octets
+  }
+
+  mutating func merge(_ other: ValueTally) {
+    count += other.count
+    octets += other.octets
   }
 }
 
