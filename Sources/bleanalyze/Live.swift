@@ -152,8 +152,7 @@ struct Live: ParsableCommand {
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
       pipeline: RecordPipeline(analyzer: makeAnalyzer()),
-      renderer: makeShowRenderer(
-        options.format, verbose: options.verbose, text: options.textOptions, names: try options.dissectors.library()),
+      renderer: options.rendererFactory(names: try options.dissectors.library())(),
       filter: compiled, sink: sink)
     emitter.server = server
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)

@@ -84,7 +84,9 @@ struct Redact: ParsableCommand {
   func run() throws {
     let format = destination.format
     let output = destination.output
+    destination.warnIfExtensionDiffers()
     do {
+      try format.check(holds: try CaptureFile.open(input).family, path: output)
       // First pass: find every field and what replaces it.
       // The pipeline releases each record's extras once the survey has seen it.
       let survey = try CaptureFile.open(input)
