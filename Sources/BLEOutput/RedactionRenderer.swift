@@ -33,8 +33,10 @@ public enum RedactionRenderer {
         let count = distinct[category] ?? 0
         let what = plan.options.strict ? "serial numbers, revision strings" : "serial numbers"
         lines.append(
-          "replaced \(count) \(plural("identifier", count)) (\(what))"
-            + (fields > 0 ? " in \(fields) \(plural("field", fields)): \(detail)" : ""))
+          fields == 0
+            ? "replaced 0 identifiers (\(what))"
+            : "replaced \(fields) identifying \(plural("value", fields)) (\(what)) with \(count) \(plural("pseudonym", count)): \(detail)"
+        )
       }
     }
     lines += values(plan)

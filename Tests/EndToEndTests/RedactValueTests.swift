@@ -134,16 +134,23 @@ struct RedactValueTests {
     #expect(!Self.contains(redacted.bytes, "MH267A261"))
     let identifiers = try #require(redacted.map["identifiers"] as? [[String: String]])
     #expect(identifiers == [["kind": "serial", "original": "MH267A261", "redacted": "serial-1"]])
-    #expect(redacted.stderr.contains("replaced 1 identifier (serial numbers) in 2 fields: ATT Serial Number String 2"))
+    #expect(
+      redacted.stderr.contains(
+        "replaced 2 identifying values (serial numbers) with 1 pseudonym: ATT Serial Number String 2"),
+      "\(redacted.stderr)")
   }
 
   // System ID of D4:36:39:67:A2:61: Manufacturer Identifier 0xFFFE67A261, OUI 0xD43639,
   // least significant octet first.
   @Test("System ID: its address octets become the address's pseudonym")
   func systemID() throws {
-    let steps: [Step] = [.read(.systemID, [0x61, 0xA2, 0x67, 0xFE, 0xFF, 0x39, 0x36, 0xD4])]
-    let redacted = try Self.redact(try Self.capture(steps))
+    // A second System ID read as text, as some devices do: not its format, so filled.
+    let steps: [Step] = [
+      .read(.systemID, [0x61, 0xA2, 0x67, 0xFE, 0xFF, 0x39, 0x36, 0xD4]), .read(.systemID, Array("4AFB0-2D-7".utf8)),
+    ]
+    let redacted = try Self.redact(try Self.capture(steps), ["--keep-values"])
     #expect(redacted.values[Self.frame(ofStep: 0, steps)] == [0x01, 0x00, 0x00, 0xFE, 0xFF, 0x00, 0x00, 0xC0])
+    #expect(redacted.values[Self.frame(ofStep: 1, steps)] == [UInt8](repeating: 0, count: 10))
     let addresses = try #require(redacted.map["addresses"] as? [[String: String]])
     #expect(addresses == [["original": Self.peer, "redacted": Self.pseudonym]])
     #expect(redacted.stderr.contains("ATT System ID 1"))

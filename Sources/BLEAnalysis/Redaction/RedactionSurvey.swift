@@ -652,7 +652,8 @@ public struct RedactionSurvey {
   /// How the summary names a value's attribute: its label and UUID, or its handle.
   static func label(_ attribute: GATTAttribute?, _ handle: UInt16?) -> String {
     guard let attribute, let uuid = attribute.uuidText else {
-      return handle.map { "handle 0x" + hex($0) + " (not discovered)" } ?? "unknown attribute"
+      return handle.map { "handle 0x" + hex($0) + " (not discovered)" }
+        ?? "a response whose request is not in the capture"
     }
     guard let label = attribute.label, label != uuid else { return uuid }
     return "\(label) (\(uuid))"
@@ -681,6 +682,10 @@ public struct RedactionSurvey {
       return address(bytes, range, RedactionKind(.address, "ATT Reconnection Address"), map)
     case .systemID where range.count == 8:
       return systemID(bytes, range, map)
+    case .systemID?, .address?:
+      // Known to identify, but not in its format (a System ID as text): filler.
+      _ = add(RedactionKind(.identifier, "ATT \(label()) filled (not its format)"), .filler, range, map)
+      return
     case .identifier(let kind):
       placed = identifier(bytes, range, kind, map)
     case .revision(let kind) where options.strict:
