@@ -34,10 +34,11 @@ struct Live: ParsableCommand {
       SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed (and what the kernel \
       had queued on the monitor socket, for up to 2 s), the -w file is \
       closed, text ends with the summary line, and the exit status is 0. A request shown \
-      before its answer gets a line of its own when a later record settles it without one \
-      (text: `# #12 Read Request → no response (disconnected)`, also when the adapter goes \
-      away; NDJSON: an object with "type":"outcome", "outcome" and "reason"), or when \
-      capture stops with it still open (`no response (capture ended)`). A second signal ends \
+      before its answer and still open then gets a line of its own (text: \
+      `# #12 Read Request → no response (capture ended)`; NDJSON: an object with \
+      "type":"outcome"), and so does one that a later record settles without an answer, \
+      when it does (`no response (disconnected)`, also when the adapter goes away). A \
+      second signal ends \
       the process at once. Exit status 2: the source cannot be opened (no Bluetooth in the \
       kernel, no permission, a refused connection, not a capture); 3: the stream was damaged.
       """

@@ -853,19 +853,21 @@ public struct RedactionSurvey {
     // Retransmitted fragments take the edits of what they repeat, in frame order so
     // that a repeat of a repeat finds its edits.
     edits.sort()
+    // A repeat of a repeat finds the edits given to the first repeat here.
+    var moved: [Int: [RedactionEdit]] = [:]
     for copy in copies.sorted(by: { $0.frame < $1.frame }) {
-      var moved: [RedactionEdit] = []
-      for edit in edits.run(of: copy.from)
+      for edit in edits.run(of: copy.from) + (moved[copy.from] ?? [])
       where edit.offset >= copy.fromStart && edit.offset < copy.fromStart + copy.count {
         var edit = edit
         edit.frame = copy.frame
         edit.offset += copy.start - copy.fromStart
-        moved.append(edit)
+        moved[copy.frame, default: []].append(edit)
       }
-      // Inserted in order: a later repeat of this one finds them.
-      for edit in moved { _ = edits.append(edit) }
-      if !moved.isEmpty { edits.sort() }
     }
+    for frame in moved.keys.sorted() {
+      for edit in moved[frame]! { _ = edits.append(edit) }
+    }
+    if !moved.isEmpty { edits.sort() }
     var names: [[UInt8]] = []
     var nameSeen: Set<[UInt8]> = []
     var identifiers: [(IdentifierKind, [UInt8])] = []
