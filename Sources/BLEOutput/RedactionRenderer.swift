@@ -11,6 +11,7 @@ public enum RedactionRenderer {
     var lines: [String] = []
     let distinct: [RedactionKind.Category: Int] = [
       .address: plan.addresses.count, .name: plan.names.count, .identityKey: plan.identityKeys.count,
+      .identifier: plan.identifiers.count,
     ]
     for category in RedactionKind.Category.allCases {
       let kinds = plan.counts.filter { $0.key.category == category && $0.value > 0 }.sorted { $0.key < $1.key }
@@ -28,8 +29,18 @@ public enum RedactionRenderer {
         lines.append(
           "filled \(fields) \(plural("secret", fields)) (keys, pairing values, passkeys, OOB data)"
             + (fields > 0 ? ": \(detail)" : ""))
+      case .identifier:
+        let count = distinct[category] ?? 0
+        let what = plan.options.strict ? "serial numbers, revision strings" : "serial numbers"
+        lines.append(
+          fields == 0
+            ? "replaced 0 identifiers (\(what))"
+            : "replaced \(fields) identifying \(plural("value", fields)) (\(what)) with \(count) \(plural("pseudonym", count)): \(detail)"
+        )
       }
     }
+    lines += values(plan)
+    lines += damaged(plan)
     if plan.unparsed.isEmpty {
       lines.append("left as is: nothing (every record was parsed)")
     } else {
@@ -43,6 +54,59 @@ public enum RedactionRenderer {
       }
     }
     return lines
+  }
+
+  /// The values that stayed, known to be safe or not, and those blanked: one line per
+  /// characteristic with its count and octets, the most values first.
+  static func values(_ plan: RedactionPlan) -> [String] {
+    guard !plan.values.isEmpty else { return ["values: none read or written"] }
+    var lines: [String] = []
+    for safe in [true, false] {
+      let rows = plan.values.filter { $0.value.safe == safe }.sorted {
+        ($0.value.count, $1.key) > ($1.value.count, $0.key)
+      }
+      let count = rows.reduce(0) { $0 + $1.value.count }
+      let octets = rows.reduce(0) { $0 + $1.value.octets }
+      let totals =
+        "\(rows.count) \(plural("characteristic", rows.count)), \(count) \(plural("value", count)), \(octets) \(plural("byte", octets))"
+      if safe {
+        guard !rows.isEmpty else { continue }
+        lines.append("kept values known to be safe (swept for addresses, names and serial numbers): \(totals)")
+      } else if plan.options.keepValues {
+        guard !rows.isEmpty else { continue }
+        lines.append(
+          "warning: kept values not known to be safe (--keep-values; swept for addresses, names and serial numbers): \(totals)"
+        )
+      } else {
+        guard !rows.isEmpty else {
+          lines.append("blanked values not known to be safe: none")
+          continue
+        }
+        lines.append("blanked values not known to be safe (--keep-values keeps them): \(totals)")
+      }
+      for (label, tally) in rows {
+        lines.append(
+          "  \(label): \(tally.count) \(plural("value", tally.count)), \(tally.octets) \(plural("byte", tally.octets))")
+      }
+    }
+    return lines
+  }
+
+  /// Air packets received with a bad CRC.
+  static func damaged(_ plan: RedactionPlan) -> [String] {
+    let damaged = plan.damaged
+    guard damaged.packets > 0 else { return [] }
+    let packets = "\(damaged.packets) air \(plural("packet", damaged.packets)) with a bad CRC"
+    if plan.options.keepDamaged {
+      return [
+        "warning: kept \(packets) as they were but for the fields that parse (--keep-damaged): "
+          + "damaged copies of addresses and names in them are not replaced"
+      ]
+    }
+    return [
+      "\(packets): address fields pseudonymised, \(damaged.blanked) other \(plural("byte", damaged.blanked)) "
+        + "blanked (--keep-damaged keeps them)"
+    ]
   }
 
   /// The mapping for the capture's owner: original → replacement of every address,
@@ -59,6 +123,34 @@ public enum RedactionRenderer {
     pairs(",\"addresses\":[", addresses, into: &out)
     pairs(",\"identity_keys\":[", plan.identityKeys.map { (hexText($0.original), hexText($0.redacted)) }, into: &out)
     pairs(",\"names\":[", plan.names.map { (String(decoding: $0.original, as: UTF8.self), $0.redacted) }, into: &out)
+    out.append(",\"identifiers\":[")
+    for (index, identifier) in plan.identifiers.enumerated() {
+      out.append(index == 0 ? "\n{\"kind\":" : ",\n{\"kind\":")
+      out.appendJSONString(identifier.kind.rawValue)
+      out.append(",\"original\":")
+      out.appendJSONString(String(decoding: identifier.original, as: UTF8.self))
+      out.append(",\"redacted\":")
+      out.appendJSONString(identifier.redacted)
+      out.append("}")
+    }
+    out.append("],\"values\":[")
+    for (index, (label, tally)) in plan.values.sorted(by: { $0.key < $1.key }).enumerated() {
+      out.append(index == 0 ? "\n{\"characteristic\":" : ",\n{\"characteristic\":")
+      out.appendJSONString(label)
+      out.append(tally.safe ? ",\"safe\":true" : ",\"safe\":false")
+      out.append(",\"action\":")
+      out.appendJSONString(tally.safe || plan.options.keepValues ? "kept" : "blanked")
+      out.append(",\"count\":")
+      out.appendDecimal(tally.count)
+      out.append(",\"bytes\":")
+      out.appendDecimal(tally.octets)
+      out.append("}")
+    }
+    out.append("],\"damaged\":{\"packets\":")
+    out.appendDecimal(plan.damaged.packets)
+    out.append(",\"blanked_bytes\":")
+    out.appendDecimal(plan.damaged.blanked)
+    out.append(plan.options.keepDamaged ? ",\"kept\":true}" : ",\"kept\":false}")
     let swept = RedactionKind.Category.allCases.compactMap { category in
       plan.swept[category].map { (category.rawValue, $0) }
     }

@@ -234,7 +234,7 @@ enum StatsJSON {
     for (index, entry) in stats.attempts.enumerated() {
       if index > 0 { out.append(",") }
       out.append("\"")
-      out.append(string: entry.outcome.rawValue)
+      out.append(string: entry.outcome)
       out.append("\":")
       out.appendDecimal(entry.count)
     }
@@ -385,10 +385,14 @@ enum StatsText {
     parts.append(
       "\(transactions.total) transaction\(transactions.total == 1 ? "" : "s")"
         + (transactions.total > 0 ? " (\(outcomes(transactions)))" : ""))
-    parts.append("\(stats.connections.count) connection\(stats.connections.count == 1 ? "" : "s")")
+    // A connection that failed to be established never carried anything: counted apart.
+    let established = stats.connections.count - stats.failedToEstablish
+    parts.append(
+      "\(established) connection\(established == 1 ? "" : "s")"
+        + (stats.failedToEstablish > 0 ? " (\(stats.failedToEstablish) more failed to be established)" : ""))
     if !stats.attempts.isEmpty {
       let total = stats.attempts.reduce(0) { $0 + $1.count }
-      let each = stats.attempts.map { "\($0.count) " + String($0.outcome.rawValue.map { $0 == "_" ? " " : $0 }) }
+      let each = stats.attempts.map { "\($0.count) " + String($0.outcome.map { $0 == "_" ? " " : $0 }) }
       parts.append("\(total) connection attempt\(total == 1 ? "" : "s") (\(each.joined(separator: ", ")))")
     }
     parts.append("\(stats.rttHistogram.total) write→notify pair\(stats.rttHistogram.total == 1 ? "" : "s")")

@@ -21,10 +21,13 @@ struct Bleanalyze: ParsableCommand {
     discussion: """
       Reads btsnoop (Android btsnoop_hci.log, btmon -w), pcap and pcapng (HCI and LE \
       sniffer link types), Apple PacketLogger and Android bugreports (btsnooz). Formats \
-      are recognised by content. `bleanalyze FILE` is `bleanalyze show FILE`.
+      are recognised by content. `bleanalyze FILE` is `bleanalyze show FILE`; a first \
+      argument that is neither a file nor a command is a usage error (with the command it \
+      is close to). show and live take tshark's -r, -Y, -V, -c, -x, -t, -T json|ek|fields \
+      with -e FIELD, -q and --json.
 
-      Exit status: 0 success, 1 usage error, 2 input cannot be read, 3 input damaged \
-      (everything readable was still processed).
+      Exit status: 0 success, 1 usage error, 2 input cannot be read (or an output cannot \
+      be written), 3 input damaged (everything readable was still processed).
       """,
     version: "0.1.0",
     subcommands: [
@@ -38,8 +41,10 @@ struct Bleanalyze: ParsableCommand {
   static func main() {
     // A reader that goes away (`| head`) ends output quietly instead of killing us.
     signal(SIGPIPE, SIG_IGN)
-    if let first = CommandLine.arguments.dropFirst().first, let command = misspelledCommand(first) {
-      report("'\(first)' is neither a file nor a command; did you mean '\(command)'?")
+    // Before anything is read: `bleanalyze shwo FILE` would otherwise show FILE, then
+    // fail to open "shwo".
+    if let first = CommandLine.arguments.dropFirst().first, let problem = unknownCommand(first) {
+      report(problem)
       Glibc.exit(ExitStatus.usage)
     }
     do {
@@ -60,12 +65,26 @@ struct Bleanalyze: ParsableCommand {
   }
 }
 
-/// The command `argument` was probably meant to be: it is no file, no command, and at
-/// most two edits (and under half its length) from one.
-func misspelledCommand(_ argument: String) -> String? {
+/// The usage error for a first argument that is neither a file nor a command (nor an
+/// option), or nil: a close command is suggested; a word far from every command is
+/// listed with them; a missing path (with `/` or `.`) is left to `show`, which says it
+/// cannot open it (exit status 2).
+func unknownCommand(_ argument: String) -> String? {
   guard !argument.hasPrefix("-"), access(argument, F_OK) != 0 else { return nil }
-  let names = Bleanalyze.configuration.subcommands.map { $0._commandName }
+  let names = Bleanalyze.configuration.subcommands.map { $0._commandName } + ["help"]
   guard !names.contains(argument) else { return nil }
+  if let command = misspelledCommand(argument, names) {
+    return "'\(argument)' is neither a file nor a command; did you mean '\(command)'?"
+  }
+  guard !argument.contains("/"), !argument.contains(".") else { return nil }
+  return "'\(argument)' is neither a file nor a command\n"
+    + "Usage: bleanalyze [show] FILE… or bleanalyze COMMAND …, commands: "
+    + names.dropLast().joined(separator: ", ") + " (bleanalyze --help)"
+}
+
+/// The command `argument` was probably meant to be: at most two edits (and under half
+/// its length) from one.
+func misspelledCommand(_ argument: String, _ names: [String]) -> String? {
   let scored = names.map { (name: $0, distance: editDistance(argument, $0)) }
   guard let best = scored.min(by: { $0.distance < $1.distance }),
     best.distance <= 2, best.distance * 2 < best.name.count
@@ -73,21 +92,26 @@ func misspelledCommand(_ argument: String) -> String? {
   return best.name
 }
 
-/// Levenshtein distance: insertions, deletions and substitutions.
+/// Edit distance with insertions, deletions, substitutions and transpositions of
+/// neighbours (`shwo` is one edit from `show`), each costing 1.
 func editDistance(_ a: String, _ b: String) -> Int {
   let a = Array(a.unicodeScalars)
   let b = Array(b.unicodeScalars)
-  var row = Array(0...b.count)
-  for i in 1...max(a.count, 1) where !a.isEmpty {
-    var previous = row[0]
-    row[0] = i
-    for j in stride(from: 1, through: b.count, by: 1) {
-      let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
-      previous = row[j]
-      row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
+  guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+  var before = [Int](repeating: 0, count: b.count + 1)
+  var previous = Array(0...b.count)
+  var current = previous
+  for i in 1...a.count {
+    current[0] = i
+    for j in 1...b.count {
+      current[j] = min(previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1), previous[j] + 1, current[j - 1] + 1)
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+        current[j] = min(current[j], before[j - 2] + 1)
+      }
     }
+    (before, previous, current) = (previous, current, before)
   }
-  return a.isEmpty ? b.count : row[b.count]
+  return previous[b.count]
 }
 
 /// An error that ends the run with a message and a status.
@@ -96,11 +120,10 @@ struct Failure: Error {
   var status: Int32
 
   init(_ error: CaptureError) {
+    // An output that cannot be written is as fatal as an input that cannot be read
+    // (a format that cannot hold the records is a usage error, checked before).
     message = error.description
-    switch error.reason {
-    case .cannotWrite: status = ExitStatus.usage
-    default: status = ExitStatus.unreadable
-    }
+    status = ExitStatus.unreadable
   }
 
   init(_ message: String, status: Int32) {

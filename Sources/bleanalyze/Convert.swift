@@ -27,8 +27,10 @@ struct Convert: ParsableCommand {
   func run() throws {
     let format = destination.format
     let output = destination.output
+    destination.warnIfExtensionDiffers()
     do {
       let source = try CaptureFile.open(input)
+      try format.check(holds: source.family, path: output)
       let writer = try CaptureWriters.open(
         output, format: format, family: source.family, resolution: source.resolution)
       var progress = ProgressMeter(label: "converting \(input)", stdoutIsOutput: false)

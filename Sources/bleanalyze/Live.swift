@@ -34,9 +34,11 @@ struct Live: ParsableCommand {
       SIGINT (Ctrl-C) or SIGTERM stops reading: what was read is printed (and what the kernel \
       had queued on the monitor socket, for up to 2 s), the -w file is \
       closed, text ends with the summary line, and the exit status is 0. A request shown \
-      before its answer that is still open then gets a line of its own (text: \
+      before its answer and still open then gets a line of its own (text: \
       `# #12 Read Request → no response (capture ended)`; NDJSON: an object with \
-      "type":"outcome"). A second signal ends \
+      "type":"outcome"), and so does one that a later record settles without an answer, \
+      when it does (`no response (disconnected)`, also when the adapter goes away). A \
+      second signal ends \
       the process at once. Exit status 2: the source cannot be opened (no Bluetooth in the \
       kernel, no permission, a refused connection, not a capture); 3: the stream was damaged.
       """
@@ -152,9 +154,8 @@ struct Live: ParsableCommand {
     sink.writer = try options.matchWriter(for: source)
     let emitter = LiveEmitter(
       pipeline: RecordPipeline(analyzer: makeAnalyzer()),
-      renderer: makeShowRenderer(
-        options.format, verbose: options.verbose, text: options.textOptions, names: try options.dissectors.library()),
-      filter: compiled, sink: sink)
+      renderer: options.rendererFactory(names: try options.dissectors.library())(),
+      filter: compiled, sink: sink, lateFormat: options.fieldColumns == nil && !options.quiet ? options.format : nil)
     emitter.server = server
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
@@ -172,7 +173,7 @@ struct Live: ParsableCommand {
       guard sink.flushWhenDue() else { break }
       if server != nil { emitter.publishMetricsWhenDue() }
     }
-    try emitter.finish(format: options.format)
+    try emitter.finish()
     if let monitor = source as? MonitorSocketReader {
       emitter.pipeline.addDropped(monitor.finishDrops())
       let dropped = emitter.pipeline.summary.dropped
@@ -313,7 +314,15 @@ final class LiveEmitter {
   /// How long a request's line waits for its answer while the source is quiet.
   static let patience: Int64 = 500_000_000
 
-  init(pipeline: consuming RecordPipeline, renderer: any ShowRenderer, filter: Filter<FilterInput>?, sink: LiveOutput) {
+  /// The format of the outcome lines of requests shown early; nil for none (-T fields
+  /// columns, -q).
+  let lateFormat: RenderFormat?
+
+  init(
+    pipeline: consuming RecordPipeline, renderer: any ShowRenderer, filter: Filter<FilterInput>?, sink: LiveOutput,
+    lateFormat: RenderFormat?
+  ) {
+    self.lateFormat = lateFormat
     self.pipeline = pipeline
     self.renderer = renderer
     self.filter = filter
@@ -321,7 +330,12 @@ final class LiveEmitter {
   }
 
   func push(_ record: Record) throws {
-    try pipeline.push(record, observe: { self.early.observe($0) }) { try emit($0, $1) }
+    var settled: [EarlyRequests.Settled] = []
+    try pipeline.push(record, observe: { settled += self.early.observe($0) }) { try emit($0, $1) }
+    // Requests shown before this record settled them: their outcome, as show marks it.
+    if let lateFormat {
+      for request in settled { LateOutcome.append(request, format: lateFormat, into: &sink.out) }
+    }
     holdingSince = pipeline.heldCount == 0 ? nil : holdingSince ?? LiveOutput.now()
   }
 
@@ -332,11 +346,12 @@ final class LiveEmitter {
   }
 
   /// The end: held requests get their outcome, and those shown early a line each.
-  func finish(format: RenderFormat) throws {
+  func finish() throws {
     let unanswered = try pipeline.finish { try emit($0, $1) }
     metrics?.finish(unanswered)
+    guard let lateFormat else { return }
     for (frame, name) in early.endedUnanswered(unanswered) {
-      LateOutcome.appendEndOfCapture(frame: frame, name: name, format: format, into: &sink.out)
+      LateOutcome.appendEndOfCapture(frame: frame, name: name, format: lateFormat, into: &sink.out)
     }
   }
 

@@ -31,8 +31,60 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 /// What `show` and `live` share: the record output (format, -v, --filter, -w) and the
 /// analysis options.
 struct RecordOutputOptions: ParsableArguments {
-  @Option(help: "Output format: text, json or ndjson.")
-  var format: RenderFormat = .text
+  @Option(name: .customLong("format"), help: "Output format: text (the default), json or ndjson.")
+  var formatChoice: RenderFormat?
+
+  @Option(
+    name: .customShort("T"),
+    help: ArgumentHelp(
+      "tshark's output formats: json is --format json, ek --format ndjson (one object per line), fields one tab-separated column per -e FIELD, text the default.",
+      valueName: "json|ek|fields|text"))
+  var tsharkFormat: String?
+
+  @Option(
+    name: .customShort("e"),
+    help: ArgumentHelp(
+      "With -T fields: a column, by the names --filter accepts (see show --help); repeat for more.",
+      valueName: "field"))
+  var fields: [String] = []
+
+  @Flag(name: .customShort("q"), help: "Text: print each capture's summary line only, not its records (as tshark -q).")
+  var quiet = false
+
+  @Flag(name: .customLong("json"), help: "The same as --format json (-T json).")
+  var json = false
+
+  /// tshark's `-T` values and what they are here.
+  enum TsharkFormat {
+    case format(RenderFormat)
+    case fields
+
+    init(_ value: String) throws {
+      switch value {
+      case "json": self = .format(.json)
+      case "ek": self = .format(.ndjson)
+      case "fields": self = .fields
+      case "text", "tabs": self = .format(.text)
+      default:
+        throw ValidationError(
+          "-T \(value) has no counterpart here; use -T json (one document), -T ek (one object per line), "
+            + "-T fields -e FIELD… (columns) or --format text|json|ndjson")
+      }
+    }
+  }
+
+  /// The format asked for, by --format, --json or -T.
+  var format: RenderFormat {
+    if json { return .json }
+    if let tsharkFormat, case .format(let format) = try? TsharkFormat(tsharkFormat) { return format }
+    return formatChoice ?? .text
+  }
+
+  /// `-T fields`: the fields to print.
+  var fieldColumns: [String]? {
+    guard let tsharkFormat, case .fields = try? TsharkFormat(tsharkFormat) else { return nil }
+    return fields
+  }
 
   @Flag(name: [.short, .long, .customShort("V")], help: "Print every record's decoded field tree (-V as in tshark).")
   var verbose = false
@@ -74,6 +126,16 @@ struct RecordOutputOptions: ParsableArguments {
 
   @OptionGroup var dissectors: DissectorOptions
 
+  /// Makes the renderer these options ask for: -T fields, -q, or the format's.
+  func rendererFactory(names: DissectorLibrary) -> @Sendable () -> any ShowRenderer {
+    let (columns, quiet, format, verbose, text) = (fieldColumns, quiet, format, verbose, textOptions)
+    return {
+      if let columns { return FieldsShowRenderer(fields: columns) }
+      let renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
+      return quiet ? SummaryOnlyShowRenderer(renderer) : renderer
+    }
+  }
+
   /// The text renderer's `-t`, `-x` and `--color`.
   var textOptions: TextShowOptions {
     TextShowOptions(time: time, hexDump: hexDump, color: color.enabled)
@@ -81,6 +143,39 @@ struct RecordOutputOptions: ParsableArguments {
 
   func validate() throws {
     if let count, count < 1 { throw ValidationError("-c needs a count of at least 1") }
+    var asked: [RenderFormat] = []
+    if let formatChoice { asked.append(formatChoice) }
+    if json { asked.append(.json) }
+    if let tsharkFormat {
+      switch try TsharkFormat(tsharkFormat) {
+      case .format(let format): asked.append(format)
+      case .fields:
+        guard !fields.isEmpty else {
+          throw ValidationError("-T fields needs at least one -e FIELD, e.g. -e frame -e att.opcode")
+        }
+        guard asked.isEmpty else {
+          throw ValidationError("-T fields prints columns; it goes with neither --format nor --json")
+        }
+        if verbose || hexDump { throw ValidationError("-T fields prints columns; -v and -x go with text output") }
+      }
+    }
+    if Set(asked).count > 1 {
+      throw ValidationError("--format, --json and -T ask for different formats; give one")
+    }
+    if !fields.isEmpty && fieldColumns == nil { throw ValidationError("-e goes with -T fields") }
+    for field in fields where RecordFilter.catalog.kind(of: field) == nil {
+      do {
+        _ = try RecordFilter.compile(field)
+        throw ValidationError("-e \(field): not a field; -e takes one field name, such as att.opcode")
+      } catch let error as FilterError {
+        throw ValidationError("-e \(field): \(error.message)")
+      }
+    }
+    // Here rather than in run, so that the error ends with the command's usage.
+    _ = try compiledFilter()
+    if quiet && (format != .text || fieldColumns != nil) {
+      throw ValidationError("-q prints the text summary only; for counts as JSON use `stats --format json`")
+    }
     if let write, OutputFormat(fileName: write) == nil {
       throw ValidationError("cannot tell the format of '\(write)'; use .pcap, .pcapng or .btsnoop")
     }
@@ -107,6 +202,7 @@ struct RecordOutputOptions: ParsableArguments {
   /// The `-w` writer for records of `source`'s kind, when -w was given.
   func matchWriter(for source: any RecordSource) throws -> MatchWriter? {
     guard let write else { return nil }
+    try OutputFormat(fileName: write)!.check(holds: source.family, path: write)
     do throws(CaptureError) {
       return MatchWriter(
         try CaptureWriters.open(

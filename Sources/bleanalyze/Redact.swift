@@ -21,6 +21,20 @@ struct Redact: ParsableCommand {
       Lengths never change, so every frame keeps its structure; sniffer CRCs are \
       recomputed, so a good packet stays good.
 
+      Attribute values: Device Name becomes its name's pseudonym, Serial Number String \
+      serial-N, System ID the address's pseudonym, and with --strict the Hardware, \
+      Firmware and Software Revision Strings hardware-N, firmware-N, software-N. Values \
+      known to be safe (SIG measurements, levels, CCCDs, Appearance, PnP ID, \
+      manufacturer and model names…) stay, swept for any spelling of an address (six \
+      octets either way, hex text in either case with ':', '-' or nothing between \
+      octets), its last three octets, names and serial numbers. Values not known to be \
+      safe (vendor characteristics, undiscovered handles, user text) are blanked by \
+      default (--blank-values); --keep-values keeps them, swept the same way. The summary \
+      lists every characteristic whose values stay or were blanked, with counts and \
+      bytes. Air packets received with a bad CRC get their address fields pseudonymised \
+      as far as they parse and every other octet without structure blanked; \
+      --keep-damaged keeps them, with a warning.
+
       The output format comes from OUT's extension or --to, as for `convert` (sniffer \
       captures cannot be written as btsnoop). A summary of what was replaced, and of the \
       frames left as is because they could not be parsed (encrypted or malformed \
@@ -37,6 +51,26 @@ struct Redact: ParsableCommand {
   @Flag(name: .customLong("keep-names"), help: "Keep device names.")
   var keepNames = false
 
+  /// `--keep-values` or `--blank-values` (the default).
+  enum ValueAction: String, EnumerableFlag {
+    case keepValues, blankValues
+
+    static func help(for value: Self) -> ArgumentHelp? {
+      switch value {
+      case .keepValues: "Keep attribute values not known to be safe (swept for addresses, names and serials)."
+      case .blankValues: "Blank them with filler octets (the default)."
+      }
+    }
+  }
+
+  @Flag var values: ValueAction = .blankValues
+
+  @Flag(help: "Also replace the Hardware, Firmware and Software Revision Strings with pseudonyms.")
+  var strict = false
+
+  @Flag(name: .customLong("keep-damaged"), help: "Keep air packets with a bad CRC as they were (a warning says so).")
+  var keepDamaged = false
+
   @Option(name: .customLong("map"), help: "Write the old→new mapping (JSON) to this file.")
   var mapPath: String?
 
@@ -50,18 +84,20 @@ struct Redact: ParsableCommand {
   func run() throws {
     let format = destination.format
     let output = destination.output
+    destination.warnIfExtensionDiffers()
     do {
+      try format.check(holds: try CaptureFile.open(input).family, path: output)
       // First pass: find every field and what replaces it.
+      // The pipeline releases each record's extras once the survey has seen it.
       let survey = try CaptureFile.open(input)
-      var analyzer = Analyzer()
-      var finder = RedactionSurvey(keepNames: keepNames)
+      var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .analyze)
+      var finder = RedactionSurvey(
+        .init(keepNames: keepNames, keepValues: values == .keepValues, strict: strict, keepDamaged: keepDamaged))
       CaptureInputs.read(survey, label: "reading \(input)") { record in
-        var record = record
-        let analyzed = analyzer.analyze(&record)
-        finder.add(record, analyzed)
+        pipeline.push(record) { finder.add($0, $1) }
         return true
       }
-      _ = analyzer.finish()
+      pipeline.finish { finder.add($0, $1) }
       var plan = finder.finish()
 
       // Second pass: copy every record with its fields replaced.

@@ -18,7 +18,10 @@ struct Show: ParsableCommand {
       4 bytes or more that are all printable ASCII (or \\r \\n \\t) are also shown as text. \
       ndjson: one object per record (frame, ts, dir, adapter, hci, acl, l2cap, att, smp, conn, \
       diagnostics), flushed as it goes. json: one document. tshark's -r, -Y, -V, -c, -x and -t \
-      work too.
+      work too, and so do its output options: -T json (or --json) is --format json, -T ek is \
+      --format ndjson, -q prints each capture's summary line only, and -T fields -e FIELD… \
+      prints one tab-separated column per field, by the names below (-T pdml and psml have \
+      no counterpart).
 
       --filter (-Y) keeps the records an expression matches, over the data-contract field names: \
       ==, !=, <, <=, >, >=, contains, in {…}; and, or, not, parentheses; a bare field tests \
@@ -41,9 +44,7 @@ struct Show: ParsableCommand {
     let makeAnalyzer = try options.analyzerFactory()
     let files = files
     let format = options.format
-    let verbose = options.verbose
-    let text = options.textOptions
-    let names = try options.dissectors.library()
+    let makeRenderer = options.rendererFactory(names: try options.dissectors.library())
     let limit = options.count
     var out = OutputBuffer()
     var inputs = CaptureInputs(files)
@@ -53,7 +54,7 @@ struct Show: ParsableCommand {
       // cores, the one due next straight to stdout, the one after it into a temporary
       // file that is copied out when its turn comes.
       @Sendable func showAlone(_ path: String, _ source: any RecordSource, into out: inout OutputBuffer) -> Bool {
-        var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
+        var renderer = makeRenderer()
         let file = files.count > 1 ? path : nil
         return
           (try? Self.show(path, source, file: file, makeAnalyzer(), compiled, limit, &renderer, nil, into: &out)) != nil
@@ -74,7 +75,7 @@ struct Show: ParsableCommand {
       try inputs.exitIfFailed()
       return
     }
-    var renderer = makeShowRenderer(format, verbose: verbose, text: text, names: names)
+    var renderer = makeRenderer()
     var output: MatchWriter?
     try inputs.forEach(into: &out) { path, source, out in
       if output == nil { output = try options.matchWriter(for: source) }

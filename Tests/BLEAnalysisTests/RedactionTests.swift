@@ -98,3 +98,58 @@ struct RedactionTests {
     #expect(lists.subtracting(names).isEmpty, "not in the tables: \(lists.subtracting(names).sorted())")
   }
 }
+
+@Suite("Values known to be safe")
+struct SafeValueTests {
+  /// Text or octets a safe format carries on purpose: product-level strings (Model
+  /// Number, Manufacturer Name); feature bit fields of any length (Client and Server
+  /// Supported Features); the Database Hash (the same for every device of a firmware);
+  /// operands in the characteristic's own format (Valid Range, the trigger settings,
+  /// Record Access Control Point).
+  static let byDesign: Set<UInt16> = [0x2A24, 0x2A29, 0x2B29, 0x2B3A, 0x2B2A, 0x2906, 0x290A, 0x290D, 0x2A52]
+
+  static func opaque(_ fields: [DissectorField]) -> [String] {
+    fields.flatMap { field -> [String] in
+      switch field.type {
+      case .utf8, .bytes: return [field.id]
+      case .unsigned(let bytes, _) where bytes >= 6: return [field.id]
+      default: return opaque(field.children)
+      }
+    }
+  }
+
+  /// Every safe characteristic or descriptor that has a built-in format decodes to
+  /// numbers, flags and enumerations only: no text, no opaque octets, nothing as wide
+  /// as an address.
+  @Test(arguments: RedactionFields.safeValues.sorted())
+  func safeFormatsHoldNoTextOrOctets(_ uuid: UInt16) {
+    guard let format = DissectorLibrary.builtin.format(for: BluetoothUUID(uuid16: uuid)) else { return }
+    let found = Self.opaque(format.fields)
+    #expect(
+      found.isEmpty || Self.byDesign.contains(uuid),
+      "\(format.name) (\(hex(uuid))) has text or octets: \(found)")
+  }
+
+  /// The characteristics whose values identify are never on the safe list, and what
+  /// a user can write (User Description, New Alert, the User Data service) is not either.
+  @Test func identifyingValuesAreNotSafe() {
+    for uuid: UInt16 in [
+      0x2A00, 0x2A03, 0x2A23, 0x2A25, 0x2A26, 0x2A27, 0x2A28, 0x2901, 0x2A46, 0x2A8A, 0x2A87, 0x2A85,
+    ] {
+      #expect(!RedactionFields.safeValues.contains(uuid), "\(hex(uuid))")
+    }
+    #expect(RedactionFields.valueRule(BluetoothUUID(uuid16: 0x2A25)) == .identifier(.serialNumber))
+    #expect(RedactionFields.valueRule(BluetoothUUID(uuid16: 0x2803)) == .declaration)
+    #expect(RedactionFields.valueRule(BluetoothUUID(uuid16: 0xFFF1)) == nil)
+  }
+
+  @Test func valueSweepPrefersTheWholeAddressToItsHalf() {
+    var sweeper = ValueSweeper()
+    sweeper.addAddress(DeviceAddress("D4:36:39:67:A2:61")!, DeviceAddress("C0:00:00:00:00:01")!)
+    // Least significant first: the address starts with its half.
+    var bytes: [UInt8] = [0x61, 0xA2, 0x67, 0x39, 0x36, 0xD4, 0x61, 0xA2, 0x67]
+    let found = sweeper.sweep(&bytes, in: 0..<bytes.count)
+    #expect(bytes == [0x01, 0x00, 0x00, 0x00, 0x00, 0xC0, 0x01, 0x00, 0x00])
+    #expect(found[RedactionKind(.address, "found in values")] == 2)
+  }
+}

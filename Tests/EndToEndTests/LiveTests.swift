@@ -497,6 +497,39 @@ struct LiveEndTests {
     }
   }
 
+  /// A request shown before its answer that a later record settles without one (here the
+  /// adapter goes away: monitor Index Removed, as when `btmgmt` powers it off or the
+  /// dongle is pulled) gets its outcome then, as show marks it; not again at the end.
+  @Test(
+    "a request shown early and left open by Index Removed gets its outcome",
+    arguments: [
+      ("ndjson", "{\"type\":\"outcome\",\"request_frame\":47,\"outcome\":\"unanswered\",\"reason\":\"disconnected\"}"),
+      ("text", "# #47 Read Request → no response (disconnected)"),
+    ])
+  func requestLeftOpenByIndexRemoved(format: String, expected: String) throws {
+    // hr-sensor-monitor up to #47, a Read Request of 0x0099 whose Error Response is #49.
+    let pieces = try CapturePieces(sample: "hr-sensor-monitor.btsnoop")
+    let file = Paths.scratchFile("index-removed.btsnoop")
+    defer { try? FileManager.default.removeItem(at: file) }
+    try pieces.bytes(0..<47).write(to: file)
+    let child = try LiveChild(["--follow", file.path, "--format", format])
+    #expect(child.waitForLines(format == "text" ? 49 : 47, timeout: 20), "the records did not show: \(child.stderr)")
+    usleep(700_000)
+    // Index Removed (Delete Index, opcode 1) of hci0: btsnoop 2001 flags are index << 16 | opcode.
+    let last = try #require(try BTSnoopFile(pieces.bytes(46..<47)).records.first)
+    var record = Data([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0])
+    withUnsafeBytes(of: (last.timestamp + 10_000).bigEndian) { record.append(contentsOf: $0) }
+    try append(record, to: file)
+    #expect(
+      waitUntil(timeout: 10) { child.outputLines.contains(expected) }, "no outcome for #47: \(child.stdout.suffix(800))"
+    )
+    #expect(child.interrupt() == 0)
+    #expect(
+      child.outputLines.filter { $0.contains("47") && ($0.hasPrefix("# #") || $0.contains("\"outcome\"")) }.count == 1)
+    let shown = run(["show", "--format", "json", file.path])
+    #expect(Self.unansweredFrames(shown.stdout) == [47])
+  }
+
   /// A JSON document waits for every answer: the request open at the end carries its
   /// outcome itself, as in show.
   @Test func jsonDocumentRequestOpenAtTheEnd() throws {

@@ -89,11 +89,20 @@ struct ReadingTests {
 
   @Test(
     "a misspelled command gets a suggestion and exit status 1",
-    arguments: [("timline", "timeline"), ("shw", "show"), ("stat", "stats"), ("devics", "devices")])
+    arguments: [("timline", "timeline"), ("shw", "show"), ("shwo", "show"), ("stat", "stats"), ("devics", "devices")])
   func didYouMean(_ typed: String, _ meant: String) {
     let output = run([typed, Self.sample])
     #expect(output.status == 1)
     #expect(output.stderr.contains("did you mean '\(meant)'?"), "\(output.stderr)")
+    #expect(output.stdout.isEmpty)
+  }
+
+  @Test("a word far from any command is a usage error before anything is read, with the commands")
+  func unknownWord() {
+    let output = run(["frobnicate", Self.sample])
+    #expect(output.status == 1)
+    #expect(output.stderr.hasPrefix("bleanalyze: 'frobnicate' is neither a file nor a command\n"), "\(output.stderr)")
+    #expect(output.stderr.contains("commands: show, timeline,"))
     #expect(output.stdout.isEmpty)
   }
 

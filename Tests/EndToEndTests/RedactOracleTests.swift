@@ -27,6 +27,12 @@ enum RedactField {
     "bthci_cmd.le_encrypted_diversifier", "bthci_evt.le_encrypted_diversifier",
   ]
   static let identityKey = "btsmp.id_resolving_key"
+  /// ATT PDUs that carry an attribute value after their handle: Read, Read Blob, Read
+  /// Multiple Responses, Write Request, Write Command, Signed Write Command, Prepare
+  /// Write Request and Response, Handle Value Notification and Indication.
+  static let valueOpcodes: Set<String> = [
+    "0x0b", "0x0d", "0x0f", "0x12", "0x52", "0xd2", "0x16", "0x17", "0x1b", "0x1d",
+  ]
   /// tshark's own CRC verdict, then the sniffer's (nRF Sniffer, DLT 256 RF header).
   static let crc = ["btle.crc.incorrect", "nordic_ble.crcok", "btle_rf.flags.crc_checked", "btle_rf.flags.crc_valid"]
 }
@@ -39,8 +45,10 @@ struct RedactView {
   var badCRC: Set<Int> = []
   /// Frames tshark or the sniffer says have a bad CRC.
   var damaged: Set<Int> = []
-  /// Address and key values of frames that are not damaged, as octets (wire order).
+  /// Address and key values of every frame, damaged or not, as octets (wire order).
   var needles: Set<[UInt8]> = []
+  /// The addresses among them, most significant octet first (as tshark prints them).
+  var addresses: Set<[UInt8]> = []
   /// Key values by field, as tshark prints them.
   var keys: [String: Set<String>] = [:]
 
@@ -56,9 +64,17 @@ struct RedactView {
       rows.append($0)
     }
     guard read else { return nil }
+    let opcode = 1 + RedactField.structure.firstIndex(of: "btatt.opcode")!
+    let handle = 1 + RedactField.structure.firstIndex(of: "btatt.handle")!
     for columns in rows where columns.count == fields.count {
       let frame = Int(columns[0]) ?? 0
-      structure.append(columns[1..<structureEnd].joined(separator: " "))
+      var frameStructure = Array(columns[1..<structureEnd])
+      if RedactField.valueOpcodes.contains(String(columns[opcode])) {
+        // Handles tshark reads inside a value (from a database of another connection)
+        // are the value's, which --blank-values fills.
+        frameStructure[handle - 1] = columns[handle].split(separator: "|").first ?? ""
+      }
+      structure.append(frameStructure.joined(separator: " "))
       let crc = columns[structureEnd..<crcEnd]
       let tsharkBad = !crc[structureEnd].isEmpty
       if tsharkBad { badCRC.insert(frame) }
@@ -70,10 +86,13 @@ struct RedactView {
           keys[field, default: []].insert(String(value))
         }
       }
-      guard collect, !damaged.contains(frame) else { continue }
-      for column in columns[crcEnd...] where !column.isEmpty {
+      guard collect else { continue }
+      let addressStart = crcEnd + RedactField.keys.count
+      for (index, column) in columns[crcEnd...].enumerated() where !column.isEmpty {
         for value in column.split(whereSeparator: { $0 == "|" || $0 == "," }) {
-          if let octets = Self.octets(value), Self.isNeedle(octets) { needles.insert(octets) }
+          guard let octets = Self.octets(value), Self.isNeedle(octets) else { continue }
+          needles.insert(octets)
+          if crcEnd + index >= addressStart, octets.count == 6 { addresses.insert(octets) }
         }
       }
     }
@@ -159,7 +178,8 @@ struct RedactOracleTests {
       #expect(newlyBad.isEmpty, "\(name) → \(format): frames with a bad CRC that were good: \(newlyBad.sorted())")
 
       let bytes = [UInt8](try Data(contentsOf: output))
-      let left = found(original.needles, in: bytes)
+      // Every value in both byte orders, and every address also as text.
+      let left = found(original.needles.union(original.addresses.flatMap(addressTexts)), in: bytes)
       #expect(
         left.isEmpty,
         "\(name) → \(format): \(left.count) of \(original.needles.count) original values are still in the output: \(left.prefix(5).map(hexText))"
@@ -215,6 +235,17 @@ struct RedactOracleTests {
     else { return json }
     return String(decoding: data, as: UTF8.self)
   }
+}
+
+/// An address (most significant octet first) as text: upper and lower case, with `:`,
+/// `-` or nothing between the octets.
+func addressTexts(_ octets: [UInt8]) -> [[UInt8]] {
+  var texts: [[UInt8]] = []
+  for format in ["%02X", "%02x"] {
+    let digits = octets.map { String(format: format, $0) }
+    for separator in [":", "-", ""] { texts.append(Array(digits.joined(separator: separator).utf8)) }
+  }
+  return texts
 }
 
 /// The addresses of a `--map` file, original → redacted.

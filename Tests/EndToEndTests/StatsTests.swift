@@ -234,3 +234,45 @@ struct StatsSchemaTests {
     #expect(result.status == 0, "\(result.text)\(result.stderr)")
   }
 }
+
+/// Connections that complete but fail to be established are not counted as connected.
+@Suite("stats: connections that failed to be established")
+struct StatsEstablishmentTests {
+  /// HCI LE Create Connection to D4:36:39:67:A2:61 (scan interval 0x60, window 0x30,
+  /// interval 0x18-0x28, latency 0, timeout 0x48) and its Command Status.
+  static let create: [([UInt8], UInt32)] = [
+    (
+      [
+        0x01, 0x0D, 0x20, 0x19, 0x60, 0x00, 0x30, 0x00, 0x00, 0x00, 0x61, 0xA2, 0x67, 0x39, 0x36, 0xD4, 0x00, 0x18,
+        0x00,
+        0x28, 0x00, 0x00, 0x00, 0x48, 0x00, 0x00, 0x00, 0x00, 0x00,
+      ], 2
+    ),
+    ([0x04, 0x0F, 0x04, 0x00, 0x01, 0x0D, 0x20], 3),
+  ]
+
+  /// Disconnection Complete: status 0, handle 0x0040, `reason`.
+  static func disconnection(_ reason: UInt8) -> ([UInt8], UInt32) { ([0x04, 0x05, 0x04, 0x00, 0x40, 0x00, reason], 3) }
+
+  /// Attempt 1 completes (hr-sensor's LE Connection Complete, interval 30 ms) and ends 1 ms
+  /// later with Connection Failed to be Established (0x3E), well within its first
+  /// connection events; attempt 2 completes and ends by the remote user (0x13); attempt 3's
+  /// LE Connection Complete itself reports 0x3E.
+  @Test("a completion that ends with 0x3E in its first events is failed to establish, not connected")
+  func failedToEstablish() throws {
+    var failedComplete = ReadingCaptures.connectionComplete
+    failedComplete[4] = 0x3E
+    let capture = try ReadingCaptures.capture(
+      Self.create + [(ReadingCaptures.connectionComplete, 3), Self.disconnection(0x3E)] + Self.create + [
+        (ReadingCaptures.connectionComplete, 3), Self.disconnection(0x13),
+      ] + Self.create + [(failedComplete, 3)])
+    let text = run(["stats", capture.path])
+    #expect(
+      text.stdout.contains(
+        "1 connection (1 more failed to be established), 3 connection attempts (1 connected, 1 failed to establish, 1 timed out)"
+      ), "\(text.stdout)")
+    let rows = StatsRows(runRaw(["stats", "--format", "ndjson", capture.path]).stdout)
+    let attempts = rows.of("connect_latency").first?["attempts"] as? [String: Int]
+    #expect(attempts == ["connected": 1, "failed_to_establish": 1, "timed_out": 1])
+  }
+}

@@ -52,6 +52,16 @@ public struct FilterCatalog<Subject: ~Copyable & ~Escapable>: Sendable {
   /// The kind of a field, nil when the catalog has no such field.
   public func kind(of name: String) -> FilterFieldKind? { entries[name]?.kind }
 
+  /// The values of field `name` for `subject` (none when it is absent), for output that
+  /// prints fields (`show -T fields -e NAME`); nil when the catalog has no such field.
+  public func values(of name: String, in subject: borrowing Subject) -> [FilterValue]? {
+    switch entries[name]?.reader {
+    case .one(let read): read(subject).map { [$0] } ?? []
+    case .many(let read): read(subject)
+    case nil: nil
+    }
+  }
+
   private mutating func insert(_ name: String, _ entry: Entry) {
     precondition(FilterLexer.isFieldName(name), "invalid filter field name '\(name)'")
     precondition(entries[name] == nil, "filter field '\(name)' added twice")

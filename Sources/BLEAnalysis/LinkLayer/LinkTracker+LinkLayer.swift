@@ -15,14 +15,38 @@ struct AirLinks {
   /// Connections that ended (LL_TERMINATE_IND or supervision timeout): later
   /// packets on them (the acknowledgement of LL_TERMINATE_IND) open nothing.
   var ended: Set<UInt16> = []
+  /// Access addresses heard once without a CONNECT_IND, by connection number: when.
+  var candidates: [UInt16: Int64] = [:]
+
+  /// Two well-formed packets on one access address within this much make a stream: a
+  /// central speaks at least once per connection interval (at most 4 s).
+  static let streamWindow: Int64 = 4_000_000
+
+  /// Whether a well-formed data PDU on connection `number`, which no CONNECT_IND
+  /// opened, continues a stream: the second within `streamWindow` of the one before.
+  /// One packet alone (a damaged access address, noise taken for a packet) opens
+  /// nothing.
+  mutating func streams(_ number: UInt16, at time: Int64) -> Bool {
+    if let last = candidates[number], time - last <= Self.streamWindow {
+      candidates[number] = nil
+      return true
+    }
+    if candidates.count >= 4096 { candidates.removeAll() }
+    candidates[number] = time
+    return false
+  }
+
+  /// Diagnostics that say a packet is malformed: it does not count towards a stream.
+  static let malformed: Set<String> = ["ll.length.mismatch", "ll.length.invalid", "ll.truncated", "ll.llid.reserved"]
 }
 
 extension LinkTracker {
   /// An air packet. A CONNECT_IND opens a connection: its initiator is the central,
   /// the advertiser the peripheral and its peer, and the capture is read as the
   /// central's (`role` central, central→peripheral `sent`). Data channel PDUs belong to
-  /// it by access address; one heard without a CONNECT_IND opens a connection that
-  /// was up before the capture. LL_TERMINATE_IND ends it, and so does silence on its
+  /// it by access address; a stream of them without a CONNECT_IND (two well-formed
+  /// packets within 4 s; the first belongs to no connection) opens a connection that
+  /// was up before the capture, a single packet never does. LL_TERMINATE_IND ends it, and so does silence on its
   /// access address for longer than the supervision timeout.
   ///
   /// A retransmission and a packet with a bad CRC are decoded but kept out of the
@@ -52,6 +76,8 @@ extension LinkTracker {
     }
     guard let data = ll.data, !ll.isRetransmission, !airLinks.ended.contains(number) else { return }
     if links[key] == nil {
+      let malformed = analyzed.decoded.diagnostics.contains { AirLinks.malformed.contains($0.id) }
+      guard !malformed, airLinks.streams(number, at: time) else { return }
       // Up before the capture started: its peer and MTU are unknown.
       var ref = newRef(adapter: nil, handle: number, generation: 0, isLE: true)
       ref.role = 0

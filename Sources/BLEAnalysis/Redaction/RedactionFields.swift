@@ -14,6 +14,9 @@ public struct RedactionKind: Hashable, Sendable, Comparable {
     case identityKey = "identity key"
     /// A key, pairing value, passkey or OOB value, replaced by filler.
     case secret
+    /// A value that identifies a device (a serial number; revision strings with
+    /// `--strict`), replaced by `serial-N`, `hardware-N`…
+    case identifier
   }
 
   public var category: Category
@@ -106,6 +109,66 @@ public enum RedactionFields {
   /// The Reconnection Address characteristic, whose value is an address.
   public static let reconnectionAddress = BluetoothUUID(uuid16: 0x2A03)
 
+  /// What `redact` does with the values of a SIG characteristic or descriptor, by its
+  /// 16-bit UUID. A value whose attribute is on no row (a vendor UUID, a handle that
+  /// discovery never named) is not known to be safe: `--keep-values` keeps it,
+  /// `--blank-values` (the default) fills it; the disclosure summary lists both.
+  public static let valueRules: [UInt16: ValueRule] = {
+    var rules: [UInt16: ValueRule] = [
+      // GAP: Device Name, Reconnection Address. System ID (DIS) is made from the
+      // device's address (Manufacturer Identifier = its low three octets and 0xFFFE,
+      // OUI = its high three).
+      0x2A00: .name, 0x2A03: .address, 0x2A23: .systemID,
+      // DIS: the Serial Number String names one device; the revision strings name
+      // a build that few devices share (replaced with --strict).
+      0x2A25: .identifier(.serialNumber), 0x2A26: .revision(.firmwareRevision),
+      0x2A27: .revision(.hardwareRevision), 0x2A28: .revision(.softwareRevision),
+    ]
+    for uuid in safeValues { rules[uuid] = .safe }
+    for uuid: UInt16 in 0x2800...0x2803 { rules[uuid] = .declaration }
+    return rules
+  }()
+
+  /// Characteristics and descriptors whose values identify no device and no person:
+  /// SIG formats made only of numbers,
+  /// flags and enumerations (a test checks each against its built-in format), plus
+  /// the product-level strings of Device Information (manufacturer, model).
+  /// Left out on purpose: text a user or app can set (Characteristic User
+  /// Description, New Alert), HID reports (keystrokes), opaque octets, and the User
+  /// Data service (age, date of birth, weight: a person's data).
+  public static let safeValues: Set<UInt16> = [
+    // Descriptors: Extended Properties, Client and Server Characteristic
+    // Configuration, Presentation and Aggregate Format, Valid Range, Report
+    // Reference, Number of Digitals, the trigger and sensing settings.
+    0x2900, 0x2902, 0x2903, 0x2904, 0x2905, 0x2906, 0x2908, 0x2909, 0x290A, 0x290B, 0x290C, 0x290D, 0x290E,
+    // GAP and GATT: Appearance, Peripheral Privacy Flag, Preferred Connection
+    // Parameters, Service Changed, Central Address Resolution, RPA Only, Client and
+    // Server Supported Features, Database Hash.
+    0x2A01, 0x2A02, 0x2A04, 0x2A05, 0x2AA6, 0x2AC9, 0x2B29, 0x2B2A, 0x2B3A,
+    // Device Information: Manufacturer Name and Model Number Strings, PnP ID.
+    0x2A24, 0x2A29, 0x2A50,
+    // Battery, Immediate Alert, Tx Power.
+    0x2A19, 0x2A1B, 0x2BED, 0x2A06, 0x2A07,
+    // Time.
+    0x2A08, 0x2A09, 0x2A0A, 0x2A0C, 0x2A0D, 0x2A0E, 0x2A0F, 0x2A11, 0x2A12, 0x2A13, 0x2A14, 0x2A16, 0x2A17, 0x2A2B,
+    // Health and fitness measurements, features and control points.
+    0x2A18, 0x2A1C, 0x2A1D, 0x2A1E, 0x2A21, 0x2A35, 0x2A36, 0x2A37, 0x2A38, 0x2A39, 0x2A49, 0x2A51, 0x2A52, 0x2A53,
+    0x2A54, 0x2A55, 0x2A5B, 0x2A5C, 0x2A5D, 0x2A5E, 0x2A5F, 0x2A60, 0x2A63, 0x2A65, 0x2A9B, 0x2A9C, 0x2A9D, 0x2A9E,
+    // Environmental sensing.
+    0x2A2C, 0x2A6C, 0x2A6D, 0x2A6E, 0x2A6F, 0x2A70, 0x2A71, 0x2A72, 0x2A73, 0x2A74, 0x2A75, 0x2A76, 0x2A77, 0x2A78,
+    0x2A79, 0x2A7A, 0x2A7B, 0x2AA3,
+    // Alert Notification and Phone Alert Status (counts and categories, not the alert text).
+    0x2A3F, 0x2A40, 0x2A41, 0x2A43, 0x2A44, 0x2A45,
+    // HID: Information, Control Point, Protocol Mode; Scan Parameters.
+    0x2A4A, 0x2A4C, 0x2A4E, 0x2A31, 0x2A4F,
+  ]
+
+  /// The rule for a value of attribute type `uuid`, nil when it is not known to be safe.
+  public static func valueRule(_ uuid: BluetoothUUID?) -> ValueRule? {
+    guard let short = uuid?.shortValue, short <= 0xFFFF else { return nil }
+    return valueRules[UInt16(short)]
+  }
+
   /// Addresses that name no device: all zeros (none given) and all ones.
   public static func isPlaceholder(_ address: DeviceAddress) -> Bool {
     address.rawValue == 0 || address.rawValue == 0xFFFF_FFFF_FFFF
@@ -153,4 +216,51 @@ public enum RedactionFields {
     "att.decoded.truncated", "att.lookahead.limit", "adv.data.truncated", "conn.limit", "gatt.queue.limit",
     "l2cap.channels.limit",
   ]
+}
+
+/// What `redact` does with an attribute value (`RedactionFields.valueRules`).
+public enum ValueRule: Hashable, Sendable {
+  /// A device name: `device-N`, as in advertising.
+  case name
+  /// An address: its pseudonym.
+  case address
+  /// System ID: its address octets become the pseudonym's.
+  case systemID
+  /// An identifier: a pseudonym of its kind.
+  case identifier(IdentifierKind)
+  /// A revision string: kept, or a pseudonym of its kind with `--strict`.
+  case revision(IdentifierKind)
+  /// Known to identify nothing: kept (and still swept).
+  case safe
+  /// A declaration (service, include, characteristic) that discovery reads: GATT's
+  /// structure, not a value; neither counted nor swept as one.
+  case declaration
+}
+
+/// The kinds of identifying text values, each with its own pseudonyms.
+public enum IdentifierKind: String, Hashable, Sendable, CaseIterable {
+  case serialNumber = "serial"
+  case firmwareRevision = "firmware"
+  case hardwareRevision = "hardware"
+  case softwareRevision = "software"
+
+  /// The spec name of the characteristic, for the summary.
+  public var characteristic: String {
+    switch self {
+    case .serialNumber: "Serial Number String"
+    case .firmwareRevision: "Firmware Revision String"
+    case .hardwareRevision: "Hardware Revision String"
+    case .softwareRevision: "Software Revision String"
+    }
+  }
+
+  /// `serial-N` and its shorter forms (`sn-N`, `sN`, `N`), as names have theirs.
+  var forms: (long: String, short: String, letter: String) {
+    switch self {
+    case .serialNumber: ("serial-", "sn-", "s")
+    case .firmwareRevision: ("firmware-", "fw-", "f")
+    case .hardwareRevision: ("hardware-", "hw-", "h")
+    case .softwareRevision: ("software-", "sw-", "w")
+    }
+  }
 }

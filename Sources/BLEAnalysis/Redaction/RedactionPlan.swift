@@ -20,13 +20,21 @@ import BLEDissect
 /// - An air packet whose PDU changed gets its CRC moved by the change, so a good CRC
 ///   stays good and a bad one stays bad.
 public struct RedactionPlan {
-  let edits: [Int: [RedactionEdit]]
+  let edits: EditList
   /// Original → pseudonym, in the order the originals first appear.
   public let addresses: [(original: DeviceAddress, redacted: DeviceAddress)]
   /// IRKs, most significant octet first.
   public let identityKeys: [(original: [UInt8], redacted: [UInt8])]
   /// Names as found (UTF-8 octets) → `device-N`.
   public let names: [(original: [UInt8], redacted: String)]
+  /// Serial numbers (and revision strings with `--strict`) as found → `serial-N`…
+  public let identifiers: [(kind: IdentifierKind, original: [UInt8], redacted: String)]
+  /// Attribute values that stayed or were blanked, by characteristic.
+  public let values: [String: ValueTally]
+  /// Air packets with a bad CRC.
+  public let damaged: DamagedTally
+  /// What was asked.
+  public let options: RedactionSurvey.Options
   /// Fields replaced, by kind (the sweep's finds are added as records are patched).
   public private(set) var counts: [RedactionKind: Int]
   /// The frames where the sweep found copies, by category, as records are patched.
@@ -38,15 +46,26 @@ public struct RedactionPlan {
   private let addressTable: [DeviceAddress: DeviceAddress]
   private let keyTable: [[UInt8]: [UInt8]]
   private let nameTable: [[UInt8]: [UInt8]]
+  private let identifierTable: [IdentifierKind: [[UInt8]: [UInt8]]]
   private let sweeper: ByteSweeper
+  private let valueSweeper: ValueSweeper
 
   init(
-    edits: [Int: [RedactionEdit]], addresses: [DeviceAddress], identityKeys: [[UInt8]], names: [[UInt8]],
-    secrets: Set<[UInt8]>, counts: [RedactionKind: Int], unparsed: [String: [Int]], llRegions: [Int: Range<Int>]
+    edits: EditList, addresses: [DeviceAddress], identityKeys: [[UInt8]], names: [[UInt8]],
+    identifiers: [(IdentifierKind, [UInt8])] = [], secrets: Set<[UInt8]>, counts: [RedactionKind: Int],
+    unparsed: [String: [Int]], llRegions: [Int: Range<Int>], values: [ValueKey: ValueTally] = [:],
+    spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = [],
+    damaged: DamagedTally = .init(), options: RedactionSurvey.Options = .init()
   ) {
-    self.edits = edits
+    var edits = edits
     self.counts = counts
     self.llRegions = llRegions
+    // By label: two attributes named alike (one characteristic on two servers) are one line.
+    self.values = values.values.reduce(into: [:]) { labels, tally in
+      labels[tally.label, default: ValueTally(label: tally.label, safe: tally.safe)].merge(tally)
+    }
+    self.damaged = damaged
+    self.options = options
     self.unparsed = unparsed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     let keys = Pseudonyms.identityKeys(identityKeys)
     self.identityKeys = Array(zip(identityKeys, keys))
@@ -58,9 +77,30 @@ public struct RedactionPlan {
     self.names = zip(names, replacements).map { ($0, $1) }
     nameTable = Dictionary(
       zip(names, zip(names, replacements).map { Pseudonyms.padded($1, to: $0.count) }), uniquingKeysWith: { a, _ in a })
+    var numbers: [IdentifierKind: Int] = [:]
+    var identifierTable: [IdentifierKind: [[UInt8]: [UInt8]]] = [:]
+    self.identifiers = identifiers.map { kind, original in
+      numbers[kind, default: 0] += 1
+      let redacted = Pseudonyms.identifier(kind, numbers[kind]!)
+      identifierTable[kind, default: [:]][original] = Pseudonyms.padded(redacted, to: original.count, kind)
+      return (kind, original, redacted)
+    }
+    self.identifierTable = identifierTable
     var sweeper = ByteSweeper()
+    var valueSweeper = ValueSweeper()
     for (original, redacted) in self.addresses {
       sweeper.addAddress(original, redacted)
+      valueSweeper.addAddress(original, redacted)
+    }
+    for name in names {
+      valueSweeper.addText(name, nameTable[name]!, RedactionKind(.name, "found in values"))
+    }
+    for (kind, original, _) in self.identifiers where kind == .serialNumber {
+      let replacement = identifierTable[kind]![original]!
+      valueSweeper.addText(original, replacement, RedactionKind(.identifier, "found in values"))
+      if original.count >= 6 {
+        sweeper.add(original, replacement, RedactionKind(.identifier, "found elsewhere"), bothOrders: false)
+      }
     }
     for (original, redacted) in self.identityKeys {
       sweeper.add(original, redacted, RedactionKind(.identityKey, "found elsewhere"), bothOrders: true)
@@ -71,9 +111,29 @@ public struct RedactionPlan {
         RedactionKind(.secret, "found elsewhere"), bothOrders: true)
     }
     for name in names where name.count >= 6 {
-      sweeper.add(name, nameTable[name]!, RedactionKind(.name, "found elsewhere"), bothOrders: false)
+      for variant in Pseudonyms.caseVariants(name) {
+        sweeper.add(variant, nameTable[name]!, RedactionKind(.name, "found elsewhere"), bothOrders: false)
+      }
     }
     self.sweeper = sweeper
+    self.valueSweeper = valueSweeper
+    // Kept values that span records: swept whole, and patched where they changed.
+    for (pieces, original) in spannedValues {
+      var swept = original
+      let found = valueSweeper.sweep(&swept, in: 0..<swept.count)
+      guard !found.isEmpty else { continue }
+      for (kind, count) in found { self.counts[kind, default: 0] += count }
+      for (segment, valueOffset) in pieces {
+        let part = valueOffset..<valueOffset + segment.count
+        guard swept[part] != original[part] else { continue }
+        _ = edits.append(
+          RedactionEdit(
+            frame: segment.frame, offset: segment.offset, count: segment.count, value: .literal(Array(swept[part])),
+            valueOffset: 0))
+      }
+    }
+    edits.sort()
+    self.edits = edits
   }
 
   /// The pseudonym of an address of the original capture, if it had one.
@@ -83,13 +143,20 @@ public struct RedactionPlan {
   public mutating func apply(frame: Int, to bytes: inout [UInt8]) {
     let region = llRegions[frame]
     let before = region != nil ? bytes : []
-    for edit in edits[frame] ?? [] {
+    let own = edits.run(of: frame)
+    for edit in own where edit.value != .keptValue {
       let replacement = self.replacement(edit.value, length: edit.valueOffset + edit.count)
       for k in 0..<edit.count where edit.offset + k < bytes.count && edit.valueOffset + k < replacement.count {
         bytes[edit.offset + k] = replacement[edit.valueOffset + k]
       }
     }
-    for (kind, found) in sweeper.sweep(&bytes) {
+    var found = sweeper.sweep(&bytes)
+    for edit in own where edit.value == .keptValue {
+      let range = edit.offset..<min(bytes.count, edit.offset + edit.count)
+      guard !range.isEmpty else { continue }
+      found.merge(valueSweeper.sweep(&bytes, in: range), uniquingKeysWith: +)
+    }
+    for (kind, found) in found {
       counts[kind, default: 0] += found
       if swept[kind.category]?.last != frame { swept[kind.category, default: []].append(frame) }
     }
@@ -114,6 +181,12 @@ public struct RedactionPlan {
       return (keyTable[key] ?? key).reversed()
     case .name(let name):
       return nameTable[name] ?? Pseudonyms.padded(Pseudonyms.name(0), to: name.count)
+    case .identifier(let kind, let text):
+      return identifierTable[kind]?[text] ?? Pseudonyms.padded(Pseudonyms.identifier(kind, 0), to: text.count, kind)
+    case .literal(let octets):
+      return octets
+    case .keptValue:
+      return []
     }
   }
 }
@@ -174,12 +247,52 @@ enum Pseudonyms {
   /// `device-N`, or the shorter `dev-N`, `dN`, `N` where the name has fewer octets.
   static func name(_ number: Int) -> String { "device-\(number)" }
 
-  /// The replacement `name` in `length` octets: the longest form that fits, the rest NULs.
-  static func padded(_ name: String, to length: Int) -> [UInt8] {
+  /// `serial-N` (`firmware-N`, `hardware-N`, `software-N`).
+  static func identifier(_ kind: IdentifierKind, _ number: Int) -> String { kind.forms.long + "\(number)" }
+
+  /// The replacement `name` in `length` octets: the longest form that fits, the rest
+  /// NULs. A name's short forms are `dev-N`, `dN`, `N`; an identifier's its kind's.
+  static func padded(_ name: String, to length: Int, _ kind: IdentifierKind? = nil) -> [UInt8] {
     let number = name.drop { !$0.isNumber }
-    let forms = [name, "dev-" + number, "d" + number, String(number)]
+    let short = kind.map { [$0.forms.short, $0.forms.letter] } ?? ["dev-", "d"]
+    let forms = [name, short[0] + number, short[1] + number, String(number)]
     let form = forms.first { $0.utf8.count <= length } ?? String(number)
     return Array(form.utf8.prefix(length)) + [UInt8](repeating: 0, count: max(0, length - form.utf8.count))
+  }
+
+  /// A text as found, in lower case and in upper case (those of the same length).
+  static func caseVariants(_ text: [UInt8]) -> [[UInt8]] {
+    let string = String(decoding: text, as: UTF8.self)
+    var variants = [text]
+    for variant in [Array(string.lowercased().utf8), Array(string.uppercased().utf8)]
+    where variant.count == text.count && !variants.contains(variant) {
+      variants.append(variant)
+    }
+    return variants
+  }
+
+  /// Every way a value may spell an address, in a fixed order (so that an original's
+  /// and its pseudonym's pair up): six octets least and most significant first, then
+  /// text in upper and lower case with `:`, `-` or nothing between the octets.
+  static func spellings(_ address: DeviceAddress) -> [[UInt8]] {
+    let octets = octets(address, .bigEndian)
+    return [octets.reversed(), octets] + textSpellings(octets)
+  }
+
+  /// The device-specific half of an address (its last three octets, below the OUI),
+  /// spelled as `spellings` does.
+  static func halfSpellings(_ address: DeviceAddress) -> [[UInt8]] {
+    let half = Array(octets(address, .bigEndian)[3..<6])
+    return [half.reversed(), half] + textSpellings(half)
+  }
+
+  private static func textSpellings(_ octets: [UInt8]) -> [[UInt8]] {
+    var spellings: [[UInt8]] = []
+    for upper in [true, false] {
+      let digits = octets.map { upper ? hex($0).uppercased() : hex($0) }
+      for separator in [":", "-", ""] { spellings.append(Array(digits.joined(separator: separator).utf8)) }
+    }
+    return spellings
   }
 
   /// An address written in `form`.
@@ -194,14 +307,17 @@ enum Pseudonyms {
   }
 }
 
+/// What a sweep looks for, what replaces it (as long), and what it counts as.
+struct SweepPattern {
+  var original: [UInt8]
+  var replacement: [UInt8]
+  var kind: RedactionKind
+}
+
 /// Finds copies of the original values anywhere in a record and replaces them: one
 /// table lookup per octet, by the first six octets of each pattern.
 struct ByteSweeper {
-  private struct Pattern {
-    var original: [UInt8]
-    var replacement: [UInt8]
-    var kind: RedactionKind
-  }
+  private typealias Pattern = SweepPattern
 
   private var table: [UInt64: [Pattern]] = [:]
 
@@ -218,13 +334,20 @@ struct ByteSweeper {
     }
   }
 
-  /// An address in both byte orders and as upper- and lower-case text.
+  /// An address in both byte orders and as text (upper or lower case, with `:`, `-`
+  /// or nothing between the octets), and its device-specific half as text.
   mutating func addAddress(_ original: DeviceAddress, _ redacted: DeviceAddress) {
     let kind = RedactionKind(.address, "found elsewhere")
-    for form in [AddressForm.littleEndian, .bigEndian, .upperText, .lowerText] {
-      let octets = Pseudonyms.octets(original, form)
-      guard Self.isDistinctive(Pseudonyms.octets(original, .littleEndian)) else { return }
-      insert(Pattern(original: octets, replacement: Pseudonyms.octets(redacted, form), kind: kind))
+    guard Self.isDistinctive(Pseudonyms.octets(original, .littleEndian)) else { return }
+    for (octets, replacement) in zip(Pseudonyms.spellings(original), Pseudonyms.spellings(redacted)) {
+      insert(Pattern(original: octets, replacement: replacement, kind: kind))
+    }
+    // The half as text (six or eight characters); in binary it is too short to be
+    // told from other octets outside a value.
+    for (octets, replacement) in zip(Pseudonyms.halfSpellings(original), Pseudonyms.halfSpellings(redacted)).dropFirst(
+      2)
+    where octets.count >= 6 && Self.isDistinctive(octets) {
+      insert(Pattern(original: octets, replacement: replacement, kind: kind))
     }
   }
 
@@ -264,6 +387,70 @@ struct ByteSweeper {
         continue
       }
       index += 1
+    }
+    return found
+  }
+}
+
+/// Finds, inside one kept attribute value, what identifies a device or a person, and
+/// replaces it with its pseudonym: an address in any spelling (`Pseudonyms.spellings`)
+/// or its device-specific half (a serial number such as `MH267A261` holds one), a
+/// name, a serial number. Inside a value shorter patterns are safe to look for than
+/// in a whole record: three octets of an address's half, names of three octets.
+struct ValueSweeper {
+  private typealias Pattern = SweepPattern
+  /// By first octet, longest first: an address before its half.
+  private var table: [UInt8: [Pattern]] = [:]
+
+  var isEmpty: Bool { table.isEmpty }
+
+  private mutating func insert(_ original: [UInt8], _ replacement: [UInt8], _ kind: RedactionKind) {
+    guard original.count >= 3, original.count == replacement.count, let first = original.first else { return }
+    if table[first]?.contains(where: { $0.original == original }) == true { return }
+    table[first, default: []].append(Pattern(original: original, replacement: replacement, kind: kind))
+    table[first]!.sort { $0.original.count > $1.original.count }
+  }
+
+  mutating func addAddress(_ original: DeviceAddress, _ redacted: DeviceAddress) {
+    let kind = RedactionKind(.address, "found in values")
+    let octets = Pseudonyms.octets(original, .littleEndian)
+    guard Set(octets).count >= 2 else { return }
+    for (spelling, replacement) in zip(Pseudonyms.spellings(original), Pseudonyms.spellings(redacted)) {
+      insert(spelling, replacement, kind)
+    }
+    // The half: in binary only when its three octets differ (00 00 01 is a counter).
+    let halves = zip(Pseudonyms.halfSpellings(original), Pseudonyms.halfSpellings(redacted))
+    for (index, (spelling, replacement)) in halves.enumerated() {
+      let distinct = Set(spelling).count
+      guard index < 2 ? distinct == 3 : distinct >= 3 else { continue }
+      insert(spelling, replacement, kind)
+    }
+  }
+
+  /// A name or serial number, as found and in lower and upper case.
+  mutating func addText(_ original: [UInt8], _ replacement: [UInt8], _ kind: RedactionKind) {
+    guard original.count >= 3, Set(original).count >= 2 else { return }
+    for variant in Pseudonyms.caseVariants(original) { insert(variant, replacement, kind) }
+  }
+
+  /// Replaces every copy inside `range` of `bytes`; returns how many of each kind.
+  func sweep(_ bytes: inout [UInt8], in range: Range<Int>) -> [RedactionKind: Int] {
+    guard !table.isEmpty else { return [:] }
+    var found: [RedactionKind: Int] = [:]
+    var index = range.lowerBound
+    while index < range.upperBound {
+      if let candidates = table[bytes[index]],
+        let match = candidates.first(where: { pattern in
+          index + pattern.original.count <= range.upperBound
+            && bytes[index..<index + pattern.original.count].elementsEqual(pattern.original)
+        })
+      {
+        bytes.replaceSubrange(index..<index + match.original.count, with: match.replacement)
+        found[match.kind, default: 0] += 1
+        index += match.original.count
+      } else {
+        index += 1
+      }
     }
     return found
   }

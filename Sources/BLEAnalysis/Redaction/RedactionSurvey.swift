@@ -24,16 +24,100 @@ enum RedactionValue: Hashable, Sendable {
   case identityKey([UInt8])
   /// `device-N` for this name, padded with NULs to its length.
   case name([UInt8])
+  /// `serial-N` (or another kind's pseudonym) for this text, padded with NULs.
+  case identifier(IdentifierKind, [UInt8])
+  /// These octets.
+  case literal([UInt8])
+  /// A value kept: swept in place for addresses (any spelling, or their last three
+  /// octets), names and serial numbers.
+  case keptValue
 }
 
-/// One piece of a field to overwrite in a record: `count` octets at `offset`, taken
-/// from `valueOffset` of the field's replacement (a field that spans fragments is
-/// several pieces).
+/// One piece of a field to overwrite in record `frame`: `count` octets at `offset`,
+/// taken from `valueOffset` of the field's replacement (a field that spans fragments
+/// is several pieces).
 struct RedactionEdit: Sendable {
+  var frame: Int
   var offset: Int
   var count: Int
   var value: RedactionValue
   var valueOffset: Int
+}
+
+/// The edits of every record in one array (a capture may have one per record, so each
+/// is kept in 20 octets, its value an index into a table of the distinct values):
+/// appended as the survey finds them, then sorted by frame, keeping the order of a
+/// record's own edits, for pass 2 to find each record's run.
+struct EditList: Sendable {
+  private struct Stored: Sendable {
+    var frame: Int32
+    var offset: Int32
+    var count: Int32
+    var valueOffset: Int32
+    var value: UInt32
+  }
+
+  private var items: [Stored] = []
+  /// The distinct values, filler and kept values first.
+  private var values: [RedactionValue] = [.filler, .keptValue]
+  private var valueIndex: [RedactionValue: UInt32] = [.filler: 0, .keptValue: 1]
+
+  var count: Int { items.count }
+
+  private mutating func index(of value: RedactionValue) -> UInt32 {
+    if let index = valueIndex[value] { return index }
+    values.append(value)
+    valueIndex[value] = UInt32(values.count - 1)
+    return UInt32(values.count - 1)
+  }
+
+  private func edit(_ stored: Stored) -> RedactionEdit {
+    RedactionEdit(
+      frame: Int(stored.frame), offset: Int(stored.offset), count: Int(stored.count), value: values[Int(stored.value)],
+      valueOffset: Int(stored.valueOffset))
+  }
+
+  /// Adds `edit`; returns its index, valid until `sort`.
+  mutating func append(_ edit: RedactionEdit) -> Int {
+    let value = index(of: edit.value)
+    items.append(
+      Stored(
+        frame: Int32(truncatingIfNeeded: edit.frame), offset: Int32(truncatingIfNeeded: edit.offset),
+        count: Int32(truncatingIfNeeded: edit.count), valueOffset: Int32(truncatingIfNeeded: edit.valueOffset),
+        value: value))
+    return items.count - 1
+  }
+
+  /// Gives the edit at `index` a new value, read from `offset` further into it.
+  mutating func replace(_ index: Int, with value: RedactionValue, from offset: Int) {
+    items[index].value = self.index(of: value)
+    items[index].valueOffset += Int32(truncatingIfNeeded: offset)
+  }
+
+  /// In frame order; the sort is stable, so a record's edits keep theirs.
+  mutating func sort() {
+    items.sort { $0.frame < $1.frame }
+  }
+
+  /// Every edit, in the order they are kept.
+  var all: some Sequence<RedactionEdit> { items.lazy.map(edit) }
+
+  /// The edits of `frame` (once sorted).
+  func run(of frame: Int) -> [RedactionEdit] {
+    let frame = Int32(truncatingIfNeeded: frame)
+    var low = 0
+    var high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if items[middle].frame < frame { low = middle + 1 } else { high = middle }
+    }
+    var run: [RedactionEdit] = []
+    while low < items.count, items[low].frame == frame {
+      run.append(edit(items[low]))
+      low += 1
+    }
+    return run
+  }
 }
 
 /// The first pass of `redact`: reads every analyzed record and finds, with the
@@ -43,7 +127,7 @@ struct RedactionEdit: Sendable {
 /// values (so that a copy elsewhere is swept too), and the frames whose bytes could
 /// not be parsed. `finish` turns that into a `RedactionPlan`.
 public struct RedactionSurvey {
-  var edits: [Int: [RedactionEdit]] = [:]
+  var edits = EditList()
   var counts: [RedactionKind: Int] = [:]
   private var addressOrder: [DeviceAddress] = []
   private var addressSeen: Set<DeviceAddress> = []
@@ -61,20 +145,51 @@ public struct RedactionSurvey {
   /// Retransmissions that were not decoded (fragments of a longer PDU): they get the
   /// edits of the packet they repeat.
   private var copies: [(frame: Int, from: Int, fromStart: Int, start: Int, count: Int)] = []
-  /// Device Name values read in several parts (Read Blob): the edits of each part, by
-  /// the frame of the PDU that carried it.
-  private var nameParts: [Int: [(frame: Int, index: Int, offset: Int)]] = [:]
+  /// Names and identifiers read or written in several parts (Read Blob, Prepare
+  /// Write): the edits of each part, by the frame of the PDU that carried it.
+  private var textParts: [Int: [(index: Int, offset: Int)]] = [:]
+  /// Values, by characteristic (or descriptor, or handle), that stay as they were:
+  /// known to be safe, or kept with `--keep-values`; and those blanked.
+  var values: [ValueKey: ValueTally] = [:]
+  /// Kept values whose octets span several records: swept once the plan knows
+  /// every original (`RedactionPlan`), then patched piece by piece.
+  var spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = []
+  /// Air packets with a bad CRC, and the octets of theirs that were blanked.
+  var damaged = DamagedTally()
 
   struct LLStream: Hashable {
     var connection: UInt16
     var direction: LLDirection
   }
 
-  /// Names stay as they are.
-  let keepNames: Bool
+  /// What `redact` was asked to do beyond its defaults.
+  public struct Options: Sendable {
+    /// Names stay as they are.
+    public var keepNames = false
+    /// Values not known to be safe stay as they are (else they become filler).
+    public var keepValues = false
+    /// Revision strings get pseudonyms too.
+    public var strict = false
+    /// Air packets with a bad CRC stay as they were, but for fields that parse.
+    public var keepDamaged = false
+
+    public init(keepNames: Bool = false, keepValues: Bool = false, strict: Bool = false, keepDamaged: Bool = false) {
+      self.keepNames = keepNames
+      self.keepValues = keepValues
+      self.strict = strict
+      self.keepDamaged = keepDamaged
+    }
+  }
+
+  let options: Options
+  var keepNames: Bool { options.keepNames }
 
   public init(keepNames: Bool = false) {
-    self.keepNames = keepNames
+    options = Options(keepNames: keepNames)
+  }
+
+  public init(_ options: Options) {
+    self.options = options
   }
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
@@ -119,6 +234,8 @@ public struct RedactionSurvey {
   /// Frames whose decode left bytes unread: each diagnostic that says so, and vendor
   /// commands and events, whose parameters no table describes.
   private mutating func noteUnparsed(_ record: Record, _ decoded: DecodedRecord) {
+    // A damaged air packet is blanked but for its structure and addresses.
+    if !options.keepDamaged, decoded.ll?.radio.crc == .bad { return }
     for diagnostic in decoded.diagnostics where !RedactionFields.parsedAnyway.contains(diagnostic.id) {
       note(diagnostic.id, record.frame)
     }
@@ -132,32 +249,52 @@ public struct RedactionSurvey {
 
   /// Adds one field: `range` of the buffer `bytes`, whose octets `map` places.
   private mutating func add(
-    _ kind: RedactionKind, _ value: RedactionValue, _ range: Range<Int>, _ map: SegmentMap
-  ) -> [(frame: Int, index: Int)] {
+    _ kind: RedactionKind?, _ value: RedactionValue, _ range: Range<Int>, _ map: SegmentMap, valueOffset base: Int = 0
+  ) -> [Int] {
     guard !range.isEmpty, let pieces = map.pieces(of: range) else {
       if !range.isEmpty { note("redact.unmapped", map.segments.last?.frame ?? 0) }
       return []
     }
-    counts[kind, default: 0] += 1
-    var placed: [(Int, Int)] = []
-    for (segment, valueOffset) in pieces {
-      edits[segment.frame, default: []].append(
-        RedactionEdit(offset: segment.offset, count: segment.count, value: value, valueOffset: valueOffset))
-      placed.append((segment.frame, edits[segment.frame]!.count - 1))
+    if let kind { counts[kind, default: 0] += 1 }
+    return pieces.map { segment, valueOffset in
+      edits.append(
+        RedactionEdit(
+          frame: segment.frame, offset: segment.offset, count: segment.count, value: value,
+          valueOffset: base + valueOffset))
     }
-    return placed
   }
 
   private mutating func address(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: RedactionKind, _ map: SegmentMap
   ) {
-    guard range.count == 6, range.upperBound <= bytes.count else { return }
+    guard range.count == 6, range.lowerBound >= 0, range.upperBound <= bytes.count else { return }
     var value: UInt64 = 0
     for index in range.reversed() { value = value << 8 | UInt64(bytes[index]) }
     let address = DeviceAddress(rawValue: value)
     guard !RedactionFields.isPlaceholder(address) else { return }
     if addressSeen.insert(address).inserted { addressOrder.append(address) }
     _ = add(kind, .address(address, .littleEndian), range, map)
+  }
+
+  /// System ID (8 octets, least significant first): a Manufacturer Identifier of the
+  /// address's low three octets and 0xFFFE, then its OUI. The six address octets
+  /// become the pseudonym's; the middle two stay when they are 0xFFFE, else filler.
+  private mutating func systemID(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ map: SegmentMap) {
+    let octets = Array(bytes[range])
+    var raw: UInt64 = 0
+    for octet in (octets[0..<3] + octets[5..<8]).reversed() { raw = raw << 8 | UInt64(octet) }
+    let address = DeviceAddress(rawValue: raw)
+    let kind = RedactionKind(.address, "ATT System ID")
+    if !RedactionFields.isPlaceholder(address) {
+      if addressSeen.insert(address).inserted { addressOrder.append(address) }
+      counts[kind, default: 0] += 1
+      let value = RedactionValue.address(address, .littleEndian)
+      _ = add(nil, value, range.lowerBound..<range.lowerBound + 3, map)
+      _ = add(nil, value, range.lowerBound + 5..<range.upperBound, map, valueOffset: 3)
+    }
+    if octets[3] != 0xFE || octets[4] != 0xFF {
+      _ = add(nil, .filler, range.lowerBound + 3..<range.lowerBound + 5, map)
+    }
   }
 
   private mutating func secret(
@@ -184,7 +321,7 @@ public struct RedactionSurvey {
   @discardableResult
   private mutating func name(
     _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: RedactionKind, _ map: SegmentMap
-  ) -> [(frame: Int, index: Int)] {
+  ) -> [Int] {
     guard !keepNames else { return [] }
     let range = range.clamped(to: 0..<bytes.count)
     let end = range.first { bytes[$0] == 0 } ?? range.upperBound
@@ -324,6 +461,8 @@ public struct RedactionSurvey {
     var map: SegmentMap?
     if l2cap.channelMTU != nil {
       map = kframe(record, decoded, key, l2cap, pduMap: pduMap, pduBytes: pduBytes)
+      // A whole SDU in one K-frame: the decoders read the record itself.
+      if decoded.reassembled == nil, l2cap.fragments <= 1, map != nil { map = whole }
     } else {
       map = decoded.reassembled == nil ? whole : pduMap
     }
@@ -409,40 +548,192 @@ public struct RedactionSurvey {
   private mutating func attribute(
     _ record: Record, _ analyzed: AnalyzedRecord, _ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ map: SegmentMap
   ) {
-    if let attribute = analyzed.attribute, attribute.kind == .value, let value = att.value {
-      let range = bytes.bounds(of: value)
-      if attribute.uuid == RedactionFields.deviceName {
-        let placed = name(bytes, range, RedactionKind(.name, "ATT Device Name"), map)
-        let offset = Int(analyzed.exchange?.requestOffset ?? 0)
-        if att.opcode == .readResponse || att.opcode == .readBlobResponse {
-          nameParts[record.frame] = placed.map { ($0.frame, $0.index, offset) }
-        }
-      } else if attribute.uuid == RedactionFields.reconnectionAddress, range.count == 6 {
-        address(bytes, range, RedactionKind(.address, "ATT Reconnection Address"), map)
-      }
-    }
-    // Read By Type for the Device Name: handle-value pairs of `length` octets.
-    if case .attributeDataList(let length, let list) = att.parameters, att.opcode == .readByTypeResponse,
-      analyzed.exchange?.requestType == RedactionFields.deviceName, length > 2
-    {
+    let attribute = analyzed.attribute
+    switch att.parameters {
+    case .value(let value) where att.opcode == .readMultipleResponse:
+      // Several values one after the other, of lengths only the server knows.
+      self.value(
+        bytes, bytes.bounds(of: value), rule: nil, key: ValueKey(opcode: att.opcode.rawValue),
+        label: "Read Multiple Response", record, map)
+    case .value(let value), .handleValue(_, let value), .signedWrite(_, let value, _):
+      let part: Int? =
+        att.opcode == .readResponse
+        ? 0 : att.opcode == .readBlobResponse ? Int(analyzed.exchange?.requestOffset ?? 0) : nil
+      self.value(
+        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), key: ValueKey(attribute, analyzed.attHandle),
+        label: Self.label(attribute, analyzed.attHandle),
+        part: part, record, map)
+    case .prepareWrite(_, let offset, let value):
+      self.value(
+        bytes, bytes.bounds(of: value), rule: Self.rule(attribute), key: ValueKey(attribute, analyzed.attHandle),
+        label: Self.label(attribute, analyzed.attHandle),
+        part: att.opcode == .prepareWriteRequest ? Int(offset) : nil, record, map)
+    case .findByTypeValue(_, _, let type, let value):
+      let uuid = BluetoothUUID(uuid16: type)
+      self.value(
+        bytes, bytes.bounds(of: value), rule: RedactionFields.valueRule(uuid), key: ValueKey(uuid: uuid),
+        label: Self.label(uuid), record, map)
+    case .attributeDataList(let length, let list):
+      // Read By Type: handle and value; Read By Group Type: handle, End Group Handle
+      // and value. The values are of the type the request asked for.
+      let header = att.opcode == .readByGroupTypeResponse ? 4 : 2
+      guard Int(length) > header else { return }
+      let type = analyzed.exchange?.requestType
       let span = bytes.bounds(of: list)
       var entry = span.lowerBound
       while entry + Int(length) <= span.upperBound {
-        name(bytes, entry + 2..<entry + Int(length), RedactionKind(.name, "ATT Device Name"), map)
+        var rule = RedactionFields.valueRule(type)
+        if type == nil, Self.isDeclaration(bytes, entry: entry, length: Int(length)) { rule = .declaration }
+        self.value(
+          bytes, entry + header..<entry + Int(length), rule: rule,
+          key: type.map { ValueKey(uuid: $0) } ?? ValueKey(opcode: att.opcode.rawValue),
+          label: type.map { Self.label($0) } ?? "Read By Type Response", record, map)
         entry += Int(length)
       }
+    case .multipleHandleValue(let list), .lengthValueList(let list):
+      // Tuples of (handle,) length and value: the handles' attributes are not at hand.
+      let withHandle = att.opcode == .multipleHandleValueNotification
+      let span = bytes.bounds(of: list)
+      var offset = span.lowerBound
+      while offset + (withHandle ? 4 : 2) <= span.upperBound {
+        let handle = withHandle ? bytes.littleEndianUInt16(at: offset) : nil
+        if withHandle { offset += 2 }
+        guard let length = bytes.littleEndianUInt16(at: offset) else { break }
+        offset += 2
+        let end = min(span.upperBound, offset + Int(length))
+        self.value(
+          bytes, offset..<end, rule: nil,
+          key: ValueKey(handle: handle, opcode: att.opcode.rawValue),
+          label: handle.map { Self.label(nil, $0) } ?? "Read Multiple Variable Response",
+          record, map)
+        offset = end
+      }
+    default:
+      break
     }
-    // A long read put together: every part stands for the whole name.
-    for value in analyzed.assembled where value.attribute?.uuid == RedactionFields.deviceName {
+    // A long read or a prepared write put together: every part stands for the whole.
+    for value in analyzed.assembled {
       let full = Array(value.value.prefix { $0 != 0 })
+      let replacement: RedactionValue
+      switch Self.rule(value.attribute) {
+      case .name where !keepNames: replacement = .name(full)
+      case .identifier(let kind): replacement = .identifier(kind, full)
+      case .revision(let kind) where options.strict: replacement = .identifier(kind, full)
+      default: continue
+      }
       for frame in value.frames {
-        for part in nameParts.removeValue(forKey: frame) ?? []
-        where edits[part.frame]?.indices.contains(part.index) == true {
-          edits[part.frame]![part.index].value = .name(full)
-          edits[part.frame]![part.index].valueOffset += part.offset
+        for part in textParts.removeValue(forKey: frame) ?? [] {
+          edits.replace(part.index, with: replacement, from: part.offset)
         }
       }
     }
+  }
+
+  /// A Read By Type Response entry whose request is not in the capture, that is a
+  /// characteristic declaration as discovery reads them: handle, properties, a value
+  /// handle right after the declaration's, and a 16- or 128-bit UUID.
+  static func isDeclaration(_ bytes: UnsafeRawBufferPointer, entry: Int, length: Int) -> Bool {
+    guard length == 7 || length == 21, let handle = bytes.littleEndianUInt16(at: entry),
+      let valueHandle = bytes.littleEndianUInt16(at: entry + 3)
+    else { return false }
+    return valueHandle == handle &+ 1
+  }
+
+  /// The rule for the value of `attribute`: declarations are structure, the others
+  /// go by their type; nil when discovery did not name it.
+  static func rule(_ attribute: GATTAttribute?) -> ValueRule? {
+    guard let attribute else { return nil }
+    switch attribute.kind {
+    case .service, .include, .characteristic: return .declaration
+    case .value, .descriptor: return RedactionFields.valueRule(attribute.uuid)
+    }
+  }
+
+  /// How the summary names a value's attribute: its label and UUID, or its handle.
+  static func label(_ attribute: GATTAttribute?, _ handle: UInt16?) -> String {
+    guard let attribute, let uuid = attribute.uuidText else {
+      return handle.map { "handle 0x" + hex($0) + " (not discovered)" }
+        ?? "a response whose request is not in the capture"
+    }
+    guard let label = attribute.label, label != uuid else { return uuid }
+    return "\(label) (\(uuid))"
+  }
+
+  static func label(_ uuid: BluetoothUUID) -> String {
+    let text = uuid.normalized.description
+    guard let name = DissectorLibrary.builtin.name(of: uuid) else { return text }
+    return "\(name) (\(text))"
+  }
+
+  /// One attribute value, `range` of `bytes`: replaced by its rule, else kept (known
+  /// to be safe, or `--keep-values`) and swept, or blanked. `part` is the offset of
+  /// a part of a long value (Read Response, Read Blob, Prepare Write).
+  private mutating func value(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, rule: ValueRule?, key: ValueKey,
+    label: @autoclosure () -> String, part: Int? = nil, _ record: Record, _ map: SegmentMap
+  ) {
+    let range = range.clamped(to: 0..<bytes.count)
+    guard !range.isEmpty else { return }
+    var placed: [Int] = []
+    switch rule {
+    case .name where !keepNames:
+      placed = name(bytes, range, RedactionKind(.name, "ATT Device Name"), map)
+    case .address where range.count == 6:
+      return address(bytes, range, RedactionKind(.address, "ATT Reconnection Address"), map)
+    case .systemID where range.count == 8:
+      return systemID(bytes, range, map)
+    case .systemID?, .address?:
+      // Known to identify, but not in its format (a System ID as text): filler.
+      _ = add(RedactionKind(.identifier, "ATT \(label()) filled (not its format)"), .filler, range, map)
+      return
+    case .identifier(let kind):
+      placed = identifier(bytes, range, kind, map)
+    case .revision(let kind) where options.strict:
+      placed = identifier(bytes, range, kind, map)
+    case .declaration?:
+      return
+    case .safe?, .name?, .revision?:
+      return keep(bytes, range, key, label, safe: true, map)
+    default:
+      guard options.keepValues else {
+        tally(key, label, safe: false, range.count)
+        _ = add(nil, .filler, range, map)
+        return
+      }
+      return keep(bytes, range, key, label, safe: false, map)
+    }
+    if let part { textParts[record.frame, default: []] += placed.map { ($0, part) } }
+  }
+
+  /// Counts a value of `key`; its label is made the first time only.
+  private mutating func tally(_ key: ValueKey, _ label: () -> String, safe: Bool, _ octets: Int) {
+    if values[key] == nil { values[key] = ValueTally(label: label(), safe: safe) }
+    values[key]!.add(octets)
+  }
+
+  /// A value that stays: counted for the summary, swept in pass 2.
+  private mutating func keep(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: ValueKey, _ label: () -> String, safe: Bool,
+    _ map: SegmentMap
+  ) {
+    tally(key, label, safe: safe, range.count)
+    guard let pieces = map.pieces(of: range) else { return }
+    if pieces.count == 1 {
+      _ = add(nil, .keptValue, range, map)
+    } else {
+      spannedValues.append((pieces, Array(bytes[range])))
+    }
+  }
+
+  /// A serial number or revision string: the octets before the first NUL.
+  private mutating func identifier(
+    _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ kind: IdentifierKind, _ map: SegmentMap
+  ) -> [Int] {
+    let end = range.first { bytes[$0] == 0 } ?? range.upperBound
+    guard end > range.lowerBound else { return [] }
+    return add(
+      RedactionKind(.identifier, "ATT " + kind.characteristic),
+      .identifier(kind, Array(bytes[range.lowerBound..<end])), range.lowerBound..<end, map)
   }
 
   // MARK: - Air packets
@@ -454,6 +745,10 @@ public struct RedactionSurvey {
     if let offset = ll.pduOffset, ll.crc != nil, offset + 2 <= raw.count {
       let end = offset + 2 + Int(raw[offset + 1])
       if end + 3 <= raw.count { llRegions[record.frame] = offset..<end }
+    }
+    if ll.radio.crc == .bad {
+      damaged.packets += 1
+      if !options.keepDamaged { return damagedPacket(record, analyzed, ll, raw, whole) }
     }
     if let advertising = ll.advertising {
       for field in advertising.addressFields {
@@ -478,7 +773,7 @@ public struct RedactionSurvey {
     guard !payload.isEmpty, !ll.isEncrypted, data.llid == .start || data.llid == .continuation else { return }
     let key = ACLKey(adapter: nil, handle: connection, direction: direction.hostDirection)
     if ll.radio.crc == .bad {
-      // Damaged: decoded only when it holds a whole PDU, and kept out of reassembly.
+      // Damaged (--keep-damaged): decoded only when it holds a whole PDU, and kept out of reassembly.
       if decoded.l2cap != nil { dataLayers(record, analyzed, key, payload, raw) }
       return
     }
@@ -498,29 +793,157 @@ public struct RedactionSurvey {
     dataLayers(record, analyzed, key, payload, raw)
   }
 
+  /// An air packet received with a bad CRC: any octet may be flipped, so a field
+  /// that parses may hold a damaged copy of an address or a name. Its address fields
+  /// get pseudonyms as far as they parse (a flipped copy is an address of its own);
+  /// a data PDU that decodes whole goes through the same fields and value rules as
+  /// any; every other octet after the header that gives no structure (the L2CAP
+  /// header, the LL Control opcode, the extended header's length and flags) is
+  /// blanked. The CRC moves with the change, so it stays bad.
+  private mutating func damagedPacket(
+    _ record: Record, _ analyzed: AnalyzedRecord, _ ll: LLPacket, _ raw: UnsafeRawBufferPointer, _ whole: SegmentMap
+  ) {
+    guard let start = ll.pduOffset, start + 2 <= raw.count else { return }
+    let declared = start + 2 + Int(raw[start + 1])
+    // The PDU's octets the packet holds (the CRC follows them when there is room).
+    let end = declared + 3 <= raw.count ? declared : min(declared, raw.count)
+    var kept: [Range<Int>] = [start..<start + 2]
+    if let advertising = ll.advertising {
+      for field in advertising.addressFields where field.offset + 6 <= end {
+        address(raw, field.offset..<field.offset + 6, RedactionKind(.address, "LL \(field.name) (bad CRC)"), whole)
+        kept.append(field.offset..<field.offset + 6)
+      }
+      if advertising.extended != nil {
+        // Extended header length and AdvMode, then its flags.
+        kept.append(start + 2..<start + 4)
+      }
+    } else if let data = ll.data {
+      let payload = raw.bounds(of: data.payload)
+      kept.append(start + 2..<payload.lowerBound)
+      if data.control != nil {
+        kept.append(payload.lowerBound..<payload.lowerBound + 1)
+      } else if decoded(analyzed), data.llid == .start || data.llid == .continuation {
+        // A whole L2CAP PDU: its fields and values go by their rules.
+        let key = ACLKey(adapter: nil, handle: ll.connection ?? 0, direction: ll.direction?.hostDirection)
+        dataLayers(record, analyzed, key, payload, raw)
+        return
+      } else if data.llid == .start {
+        kept.append(payload.lowerBound..<payload.lowerBound + 4)
+      }
+    }
+    var blank = start + 2
+    for range in kept.sorted(by: { $0.lowerBound < $1.lowerBound }) + [end..<end] {
+      if range.lowerBound > blank, blank < end {
+        let gap = blank..<min(range.lowerBound, end)
+        _ = add(nil, .filler, gap, whole)
+        damaged.blanked += gap.count
+      }
+      blank = max(blank, range.upperBound)
+    }
+  }
+
+  private func decoded(_ analyzed: AnalyzedRecord) -> Bool {
+    analyzed.decoded.l2cap != nil && (analyzed.decoded.att != nil || analyzed.decoded.smp != nil)
+  }
+
   // MARK: - Finish
 
   /// The plan: pseudonyms for every address, IRK and name found, and the edits.
   public consuming func finish() -> RedactionPlan {
     // Retransmitted fragments take the edits of what they repeat, in frame order so
     // that a repeat of a repeat finds its edits.
+    edits.sort()
+    // A repeat of a repeat finds the edits given to the first repeat here.
+    var moved: [Int: [RedactionEdit]] = [:]
     for copy in copies.sorted(by: { $0.frame < $1.frame }) {
-      for edit in edits[copy.from] ?? []
+      for edit in edits.run(of: copy.from) + (moved[copy.from] ?? [])
       where edit.offset >= copy.fromStart && edit.offset < copy.fromStart + copy.count {
-        var moved = edit
-        moved.offset += copy.start - copy.fromStart
-        edits[copy.frame, default: []].append(moved)
+        var edit = edit
+        edit.frame = copy.frame
+        edit.offset += copy.start - copy.fromStart
+        moved[copy.frame, default: []].append(edit)
       }
     }
+    for frame in moved.keys.sorted() {
+      for edit in moved[frame]! { _ = edits.append(edit) }
+    }
+    if !moved.isEmpty { edits.sort() }
     var names: [[UInt8]] = []
     var nameSeen: Set<[UInt8]> = []
-    for frame in edits.keys.sorted() {
-      for edit in edits[frame]! {
-        if case .name(let name) = edit.value, nameSeen.insert(name).inserted { names.append(name) }
+    var identifiers: [(IdentifierKind, [UInt8])] = []
+    var identifierSeen: Set<IdentifierText> = []
+    for edit in edits.all {
+      switch edit.value {
+      case .name(let name) where nameSeen.insert(name).inserted: names.append(name)
+      case .identifier(let kind, let text) where identifierSeen.insert(IdentifierText(kind: kind, text: text)).inserted:
+        identifiers.append((kind, text))
+      default: break
       }
     }
     return RedactionPlan(
-      edits: edits, addresses: addressOrder, identityKeys: keyOrder, names: names, secrets: secrets, counts: counts,
-      unparsed: unparsed, llRegions: llRegions)
+      edits: edits, addresses: addressOrder, identityKeys: keyOrder, names: names, identifiers: identifiers,
+      secrets: secrets, counts: counts, unparsed: unparsed, llRegions: llRegions, values: values,
+      spannedValues: spannedValues, damaged: damaged, options: options)
   }
+}
+
+/// What the summary counts values by, cheap to make for every value: the attribute's
+/// type and characteristic, or the handle of one discovery never named, or the PDU.
+struct ValueKey: Hashable, Sendable {
+  var uuid: BluetoothUUID?
+  var characteristic: BluetoothUUID?
+  var handle: UInt16?
+  var opcode: UInt8 = 0
+
+  init(uuid: BluetoothUUID? = nil, handle: UInt16? = nil, opcode: UInt8 = 0) {
+    self.uuid = uuid
+    self.handle = handle
+    self.opcode = opcode
+  }
+
+  init(_ attribute: GATTAttribute?, _ handle: UInt16?) {
+    if let attribute, attribute.uuid != nil {
+      uuid = attribute.uuid
+      characteristic = attribute.characteristic
+    } else {
+      self.handle = handle
+    }
+  }
+}
+
+/// An identifier's text and kind: the same serial and revision are two identifiers.
+struct IdentifierText: Hashable {
+  var kind: IdentifierKind
+  var text: [UInt8]
+}
+
+/// How many values of one characteristic stayed (or were blanked), and their octets.
+public struct ValueTally: Sendable, Hashable {
+  /// The characteristic (or descriptor, or handle) as the summary names it.
+  public var label: String
+  /// Known to be safe (else: not known to be safe, kept or blanked as asked).
+  public var safe: Bool
+  public var count = 0
+  public var octets = 0
+
+  init(label: String, safe: Bool) {
+    self.label = label
+    self.safe = safe
+  }
+
+  mutating func add(_ octets: Int) {
+    count += 1
+    self.octets += octets
+  }
+
+  mutating func merge(_ other: ValueTally) {
+    count += other.count
+    octets += other.octets
+  }
+}
+
+/// Air packets received with a bad CRC, and the octets of theirs blanked.
+public struct DamagedTally: Sendable, Hashable {
+  public var packets = 0
+  public var blanked = 0
 }

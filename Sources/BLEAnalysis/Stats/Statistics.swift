@@ -177,8 +177,14 @@ public struct Statistics {
   public private(set) var connections: [ConnectionStats] = []
   /// Every transaction of the capture.
   public private(set) var transactions = TransactionStats([])
-  /// Create Connection commands by outcome.
-  public private(set) var attempts: [(outcome: ConnectionAttempt.Outcome, count: Int)] = []
+  /// Create Connection commands by outcome (`ConnectionAttempt.Outcome`'s names, and
+  /// `failed_to_establish` for a connection that completed but failed to be
+  /// established, which is not connected).
+  public private(set) var attempts: [(outcome: String, count: Int)] = []
+  /// Connections that completed but failed to be established (Connection Failed to be
+  /// Established, 0x3E, within their first connection events): in `connections`, but
+  /// not counted as connected.
+  public private(set) var failedToEstablish = 0
   /// Connections that completed after a Create Connection in the capture.
   public private(set) var connectLatency: LatencySummary?
   public private(set) var connectHistogram = Histogram()
@@ -190,6 +196,9 @@ public struct Statistics {
   public private(set) var security = SecuritySummary()
 
   public init() {}
+
+  /// The attempt outcome of a connection that completed but failed to be established.
+  public static let failedToEstablishOutcome = "failed_to_establish"
 
   /// From the first record to the last.
   public var durationMicroseconds: Int64 {
@@ -372,10 +381,17 @@ public struct Statistics {
     let latencies = connections.compactMap(\.connectLatencyMicroseconds)
     connectLatency = LatencySummary(latencies)
     connectHistogram = Histogram(latencies)
-    var outcomes: [ConnectionAttempt.Outcome: Int] = [:]
-    for attempt in timeline.attempts { outcomes[attempt.outcome, default: 0] += 1 }
-    attempts = [.connected, .cancelled, .failed, .timedOut, .pending].compactMap { outcome in
-      outcomes[outcome].map { (outcome, $0) }
+    let failed = Set(
+      timeline.connections.filter { $0.disconnect?.initiator == .failedToEstablish }.map(\.ref.id))
+    failedToEstablish = failed.count
+    var outcomes: [String: Int] = [:]
+    for attempt in timeline.attempts {
+      let failedConnection = attempt.outcome == .connected && attempt.connection.map(failed.contains) == true
+      outcomes[failedConnection ? Self.failedToEstablishOutcome : attempt.outcome.rawValue, default: 0] += 1
+    }
+    let order: [ConnectionAttempt.Outcome] = [.connected, .cancelled, .failed, .timedOut, .pending]
+    attempts = ([order[0].rawValue, Self.failedToEstablishOutcome] + order.dropFirst().map(\.rawValue)).compactMap {
+      outcome in outcomes[outcome].map { (outcome, $0) }
     }
   }
 

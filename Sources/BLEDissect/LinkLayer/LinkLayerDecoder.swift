@@ -168,7 +168,8 @@ struct LinkLayerDecoder {
       pdu.advA = try address("AdvA", random: pdu.rxAdd)
       let connect = try Self.connectParameters(&c)
       pdu.connect = connect
-      guard packet.radio.crc != .bad else { break }
+      // A damaged or malformed CONNECT_IND opens no connection.
+      guard packet.radio.crc != .bad, row.length.allows(Int(length)) else { break }
       if connections.count >= Self.maxConnections { connections.removeAll() }
       var connection = Connection(number: nextNumber, crcInit: connect.crcInit)
       connection.interval = Int64(connect.interval) * 1250
