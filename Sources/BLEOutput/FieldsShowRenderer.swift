@@ -34,7 +34,7 @@ public struct FieldsShowRenderer: ShowRenderer {
     out.append(0x0A)
   }
 
-  public mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {}
+  public mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer) {}
 
   public mutating func finish(into out: inout OutputBuffer) {}
 
@@ -79,8 +79,8 @@ public struct SummaryOnlyShowRenderer: ShowRenderer {
     _ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer
   ) {}
 
-  public mutating func endCapture(_ summary: CaptureSummary, damage: CaptureDamage?, into out: inout OutputBuffer) {
-    inner.endCapture(summary, damage: damage, into: &out)
+  public mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer) {
+    inner.endCapture(summary, capture: capture, into: &out)
   }
 
   public mutating func finish(into out: inout OutputBuffer) {
