@@ -30,6 +30,7 @@ enum RecordLine {
         } else {
           appendControl(hci, record, decoded, into: &out)
         }
+        if analyzed.endedConnection != nil { VendorRendering.appendText(analyzed.vendor, into: &out) }
       default:
         if let acl = decoded.acl {
           if analyzed.conn == nil {
@@ -215,6 +216,7 @@ enum RecordLine {
           out.append("]")
         }
         appendTransaction(analyzed, into: &out)
+        VendorRendering.appendText(analyzed.vendor, into: &out)
       } else if let smp = decoded.smp {
         out.append("SMP ")
         out.append(string: smp.code.name)

@@ -148,6 +148,9 @@ enum JSONRecord {
       out.append("}")
     }
     if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
+    if analyzed.decoded.att != nil || analyzed.endedConnection != nil {
+      VendorRendering.appendJSON(analyzed.vendor, into: &out)
+    }
     if let conn = analyzed.conn {
       out.append(",\"conn\":{\"id\":")
       out.appendDecimal(conn.id)
