@@ -14,7 +14,8 @@ enum VendorText {
   static func appendMCUmgr(_ record: MCUmgrRecord, into out: inout OutputBuffer) {
     out.append("mcumgr ")
     if let fragment = record.fragment {
-      out.append(string: "fragment \(fragment.index) (\(fragment.received) of \(fragment.length) bytes)")
+      let length = fragment.length.map { " of \($0)" } ?? ""
+      out.append(string: "fragment \(fragment.index) (\(fragment.received)\(length) bytes)")
     }
     if let message = record.message {
       let header = message.header

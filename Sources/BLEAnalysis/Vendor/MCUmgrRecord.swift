@@ -19,8 +19,8 @@ public struct MCUmgrRecord: Sendable {
     public var index: Int
     /// Bytes of the message so far, header included.
     public var received: Int
-    /// The message's size: header and Data Length.
-    public var length: Int
+    /// The message's size (header and Data Length), once its header is in.
+    public var length: Int?
   }
 
   /// `read`, `read_rsp`, `write`, `write_rsp` (after Zephyr's `MGMT_OP_*`).

@@ -9,7 +9,8 @@ struct MCUmgrTracker {
   struct Buffer {
     var bytes: [UInt8]
     var frames: [Int]
-    var size: Int
+    /// The message's size, once its 8 header bytes are in.
+    var size: Int?
   }
 
   struct Pending {
@@ -45,46 +46,37 @@ struct MCUmgrTracker {
     var frames = pdu.frames.isEmpty ? [pdu.frame] : pdu.frames
 
     if var buffer = link.buffers[pdu.fromClient] {
-      // A PDU that is a whole message by itself starts a new one when the one under
-      // way cannot hold it: a fragment was lost.
-      if buffer.bytes.count + bytes.count > buffer.size, let header = try? MCUmgrHeader(parsing: bytes),
-        header.messageSize == bytes.count
+      // A PDU that is exactly one well-formed message (reserved bits 0, version 0 or 1,
+      // a known OP, its Data Length the rest) starts a new one: a fragment was lost. A
+      // continuation that looks so has odds of about 2^-21.
+      if let header = try? MCUmgrHeader(parsing: bytes), header.messageSize == bytes.count, header.reserved == 0,
+        header.version <= 1, header.op.rawValue <= 3
       {
         diagnostics.append(
           Diagnostic(
             id: "mcumgr.truncated", severity: .warning,
-            "a new message began with \(buffer.bytes.count) of the previous one's \(buffer.size) bytes received (frames \(buffer.frames.map(String.init).joined(separator: ", ")))"
+            "a new message began with \(buffer.bytes.count) of the previous one's \(buffer.size ?? 0) bytes received (frames \(buffer.frames.map(String.init).joined(separator: ", ")))"
           ))
         link.buffers[pdu.fromClient] = nil
       } else {
         buffer.bytes += bytes
         buffer.frames += frames
-        guard buffer.bytes.count >= buffer.size else {
-          link.buffers[pdu.fromClient] = buffer
-          var record = MCUmgrRecord()
-          record.fragment = .init(index: buffer.frames.count, received: buffer.bytes.count, length: buffer.size)
-          return VendorOutcome(.mcumgr(record), diagnostics: diagnostics)
-        }
         link.buffers[pdu.fromClient] = nil
         bytes = buffer.bytes
         frames = buffer.frames
       }
     }
 
-    let header: MCUmgrHeader
-    do {
-      header = try MCUmgrHeader(parsing: bytes)
-    } catch {
-      diagnostics.append(.vendor("mcumgr.truncated", error))
-      return VendorOutcome(diagnostics: diagnostics)
-    }
-    if bytes.count < header.messageSize {
-      link.buffers[pdu.fromClient] = Buffer(bytes: bytes, frames: frames, size: header.messageSize)
+    // The header says how long the message is; until it is whole, the PDUs wait.
+    let size = (try? MCUmgrHeader(parsing: bytes))?.messageSize
+    guard let size, bytes.count >= size else {
+      link.buffers[pdu.fromClient] = Buffer(bytes: bytes, frames: frames, size: size)
       var record = MCUmgrRecord()
-      record.fragment = .init(index: frames.count, received: bytes.count, length: header.messageSize)
+      record.fragment = .init(index: frames.count, received: bytes.count, length: size)
       return VendorOutcome(.mcumgr(record), diagnostics: diagnostics)
     }
     guard let message = try? MCUmgrMessage(parsing: bytes) else { return VendorOutcome(diagnostics: diagnostics) }
+    let header = message.header
     if message.extra > 0 {
       diagnostics.append(
         Diagnostic(

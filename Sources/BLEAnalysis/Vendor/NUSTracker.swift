@@ -77,7 +77,8 @@ struct NUSTracker {
     buffer.frames.append(pdu.frame)
     var diagnostics: [Diagnostic] = []
     var end = buffer.bytes.lastIndex { $0 == 0x0A || $0 == 0x0D }.map { $0 + 1 }
-    if end == nil, buffer.bytes.count > Self.maximumLine {
+    let forced = end == nil && buffer.bytes.count > Self.maximumLine
+    if forced {
       diagnostics.append(
         Diagnostic(
           id: "nus.line.limit", severity: .info,
@@ -87,7 +88,7 @@ struct NUSTracker {
     if let end {
       let complete = Array(buffer.bytes[..<end])
       record.text = String(decoding: complete, as: UTF8.self)
-      record.lines = Self.lines(complete)
+      record.lines = forced ? [record.text ?? ""] : Self.lines(complete)
       record.pdus = buffer.frames.count
       record.frames = buffer.frames
       buffer.afterCR = complete.last == 0x0D

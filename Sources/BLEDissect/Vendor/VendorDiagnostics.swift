@@ -4,7 +4,7 @@ public enum VendorDiagnostics {
   public static let ids: [(id: String, meaning: String)] = [
     (
       "mcumgr.truncated",
-      "an mcumgr message is shorter than its 8-byte header, or a new one began before the one under way had all the bytes its Data Length announced"
+      "a new mcumgr message began before the one under way had all the bytes its header's Data Length announced (a fragment was lost)"
     ),
     ("mcumgr.body.invalid", "an mcumgr message's data is not one CBOR data item; the message gives the offset and why"),
     ("mcumgr.length.extra", "an ATT value holds bytes after the mcumgr message its header announces; they are ignored"),
