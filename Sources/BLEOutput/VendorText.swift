@@ -190,7 +190,9 @@ enum VendorText {
       out.append(" ")
       out.append(string: types.joined(separator: "+"))
     }
-    number("init packet", p.initPacket)
+    if let step = p.initPacket {
+      out.append(string: step == 0 ? " (receive init packet)" : step == 1 ? " (init packet complete)" : " (\(step))")
+    }
     number("bytes received", p.bytesReceived)
   }
 

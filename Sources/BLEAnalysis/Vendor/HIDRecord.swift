@@ -33,6 +33,16 @@ public struct HIDRecord: Sendable {
     }
   }
 
+  /// An item as the Report Map lists it: `Usage Page 0x01`, `Logical Minimum -127`, `End Collection`.
+  public static func itemText(_ item: HIDReportDescriptor.Item) -> String {
+    guard item.dataSize > 0, !item.isLong else { return item.name }
+    switch (item.type, item.tag) {
+    case (1, 0x1), (1, 0x2), (1, 0x3), (1, 0x4): return "\(item.name) \(item.signedData)"
+    case (1, 0x7), (1, 0x8), (1, 0x9): return "\(item.name) \(item.data)"
+    default: return "\(item.name) 0x\(String(item.data, radix: 16))"
+    }
+  }
+
   static let table: VendorFieldTable = {
     let p = "hid"
     let r: @Sendable (VendorRecord) -> HIDRecord? = { $0.hid }
@@ -70,6 +80,7 @@ public struct HIDRecord: Sendable {
         VendorField("map.length", "Report Map Length", .integer, of: p, r) { .int($0.mapLength) },
         VendorField("map.items", "Report Map Items", .integer, of: p, map) { .int($0.items.count) },
         VendorField("map.reports", "Reports", .strings, as: "map.report", of: p, map) { .list(reportSummary($0)) },
+        VendorField("map.item_list", "Items", .strings, as: "map.item", of: p, map) { .list($0.items.map(itemText)) },
         VendorField("bcd_hid", "bcdHID", .string, of: p, s) { service in
           guard case .information(let bcd, _, _) = service else { return nil }
           return .string("\(bcd >> 8).\(String(bcd & 0xFF, radix: 16))")
