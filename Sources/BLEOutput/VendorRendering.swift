@@ -139,18 +139,24 @@ enum VendorRendering {
         guard let value = field.read(record) else { continue }
         switch value {
         case .cbor(let item): children.append(Field(field.label, .none, children: cborFields(item)))
-        default: children.append(Field(field.label, fieldValue(value)))
+        default: children.append(Field(field.label, fieldValue(value, key: field.key)))
         }
       }
       return Field.group(table.name, children)
     }
   }
 
-  private static func fieldValue(_ value: VendorValue) -> FieldValue {
+  /// A decimal's unit, from its key: `latency_ms`, `progress.percent`, `progress.rate_kbps`.
+  private static func unit(_ key: String) -> String {
+    key.hasSuffix("_ms") ? "ms" : key.hasSuffix("percent") ? "%" : key.hasSuffix("_kbps") ? "kB/s" : ""
+  }
+
+  private static func fieldValue(_ value: VendorValue, key: String) -> FieldValue {
     switch value {
     case .integer(let n): .signed(n)
+    // The raw number is in thousandths of the unit (µs for a latency, as the ATT fields' are).
     case .decimal(let d):
-      .text(d.isFinite ? String(Double((d * 1000).rounded()) / 1000) : "nan")
+      .measure(d.isFinite ? UInt64(clamping: Int64((d * 1000).rounded())) : 0, hexDigits: 0, value: d, unit: unit(key))
     case .string(let s): .text(s)
     case .bool(let b): .text(b ? "true" : "false")
     case .bytes(let b): .bytes(b)
@@ -167,19 +173,29 @@ enum VendorRendering {
         let name = entry.key.text ?? cborKeyText(entry.key)
         switch entry.value {
         case .map, .array: return Field(name, .none, children: cborFields(entry.value))
-        case .bytes(let bytes): return Field(name, .bytes(bytes))
-        default: return Field(name, .text(cborKeyText(entry.value)))
+        default: return Field(name, cborScalar(entry.value))
         }
       }
     case .array(let items):
       items.enumerated().map { index, element in
         switch element {
         case .map, .array: Field("[\(index)]", .none, children: cborFields(element))
-        case .bytes(let bytes): Field("[\(index)]", .bytes(bytes))
-        default: Field("[\(index)]", .text(cborKeyText(element)))
+        default: Field("[\(index)]", cborScalar(element))
         }
       }
-    default: [Field("value", .text(cborKeyText(item)))]
+    default: [Field("value", cborScalar(item))]
+    }
+  }
+
+  /// A CBOR item that is not a map or array, as a field value: numbers as numbers, byte
+  /// strings as bytes, text as text, the rest in CBOR's diagnostic words.
+  private static func cborScalar(_ item: CBORValue) -> FieldValue {
+    switch item {
+    case .unsigned(let n): .unsigned(n, hexDigits: 0)
+    case .negative(let n) where n < UInt64(Int64.max): .signed(-1 - Int64(n))
+    case .bytes(let bytes): .bytes(bytes)
+    case .text(let text): .text(text)
+    default: .text(cborKeyText(item))
     }
   }
 

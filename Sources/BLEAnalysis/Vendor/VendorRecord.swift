@@ -74,7 +74,7 @@ public struct TransferProgress: Hashable, Sendable {
       VendorField("progress.elapsed_ms", "Elapsed", .decimal, of: protocolName, extract) {
         .milliseconds($0.elapsedMicroseconds)
       },
-      VendorField("progress.rate_kbps", "Rate (kB/s)", .decimal, of: protocolName, extract) {
+      VendorField("progress.rate_kbps", "Rate", .decimal, of: protocolName, extract) {
         $0.bytesPerSecond.map { .decimal(($0 / 100).rounded() / 10) }
       },
       VendorField("progress.stalled_ms", "Stalled", .decimal, of: protocolName, extract) {
