@@ -205,7 +205,7 @@ enum RecordLine {
         for value in analyzed.assembled {
           out.append(" [")
           out.appendDecimal(value.value.count)
-          out.append(" bytes of 0x")
+          out.append(" bytes of ")
           out.appendHex(UInt64(value.handle), width: 4)
           out.append(" from #")
           out.append(string: value.frames.map(String.init).joined(separator: ", #"))
