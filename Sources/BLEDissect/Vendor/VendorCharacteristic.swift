@@ -59,20 +59,37 @@ public enum VendorCharacteristic: UInt8, Hashable, Sendable, CaseIterable {
     0xC6B2_F38C_23AB_46D8_A6AB_A3A8_70BB_D5D7: .amsEntityAttribute,
   ]
 
-  static let reportReference = sig(0x2908)
   static let report = sig(0x2A4D)
 
   /// The protocol role of an attribute of type `uuid` inside characteristic
   /// `characteristic`: a characteristic value above, or a Report's Report Reference.
+  /// Most attributes are none of these, and are told so by a few comparisons of the
+  /// UUID's top 32 bits, before any table is looked at.
   public init?(uuid: BluetoothUUID?, characteristic: BluetoothUUID?) {
     guard let value = uuid?.value else { return nil }
-    if let role = Self.byUUID[value] {
-      // A descriptor of another type would have its own UUID: this is the value.
-      self = role
-    } else if value == Self.reportReference, characteristic?.value == Self.report {
-      self = .hidReportReference
+    let top = UInt32(truncatingIfNeeded: value >> 96)
+    if value & Self.lowBits == Self.base {
+      // A SIG UUID: HID's characteristics (0x2A22, 0x2A32, 0x2A33, 0x2A4A–0x2A4E) and 0x2908.
+      switch top {
+      case 0x2A22, 0x2A32, 0x2A33, 0x2A4A...0x2A4E: break
+      case 0x2908:
+        guard characteristic?.value == Self.report else { return nil }
+        self = .hidReportReference
+        return
+      default: return nil
+      }
     } else {
-      return nil
+      switch top {
+      case 0xDA2E_7828, 0x8EC9_0001...0x8EC9_0004, 0x0000_1531, 0x0000_1532, 0x6E40_0002, 0x6E40_0003, 0x9FBF_120D,
+        0x69D1_D8F3, 0x22EA_C6E9, 0x9B3C_81D8, 0x2F7C_ABCE, 0xC6B2_F38C:
+        break
+      default: return nil
+      }
     }
+    guard let role = Self.byUUID[value] else { return nil }
+    self = role
   }
+
+  /// The 96 bits the Bluetooth Base UUID fixes.
+  private static let lowBits: UInt128 = (1 << 96) - 1
 }
