@@ -22,6 +22,9 @@ struct HIDTracker {
 
   private var servers: [ServerKey: Server] = [:]
   static let maximumServers = 16_384
+  /// Report Maps, Report References and keyboards' keys held that one server keeps (a
+  /// HID device has a few of each; more come from a hostile capture).
+  static let maximumPerServer = 256
 
   var serverCount: Int { servers.count }
 
@@ -46,13 +49,15 @@ struct HIDTracker {
         record.kind = "report_map"
         record.mapLength = pdu.value.count
         let map = try HIDReportDescriptor(parsing: pdu.value)
-        server.maps[service] = map
+        if server.maps[service] != nil || server.maps.count < Self.maximumPerServer { server.maps[service] = map }
         record.map = map
       case .hidReportReference:
         record.kind = "report_reference"
         let reference = try HIDServiceValue.reportReference(pdu.value)
         if case .reportReference(let id, let type) = reference {
-          server.references[handle] = (id, type)
+          if server.references[handle] != nil || server.references.count < Self.maximumPerServer {
+            server.references[handle] = (id, type)
+          }
           record.reportID = id
           record.reportType = type
         }
@@ -78,14 +83,18 @@ struct HIDTracker {
       default:
         var diagnostics: [Diagnostic] = []
         Self.report(pdu, server, service, handle, &record, &diagnostics)
-        Self.keys(&record, &server.down[handle])
+        if server.down[handle] != nil || server.down.count < Self.maximumPerServer {
+          Self.keys(&record, &server.down[handle])
+        }
         return VendorOutcome(.hid(record), diagnostics: diagnostics)
       }
     } catch {
       let id = pdu.role == .hidReportMap ? "hid.report_map.invalid" : "hid.invalid"
       return VendorOutcome(.hid(record), diagnostics: [.vendor(id, error)])
     }
-    if record.kind == "boot_keyboard_input" { Self.keys(&record, &server.down[handle]) }
+    if record.kind == "boot_keyboard_input", server.down[handle] != nil || server.down.count < Self.maximumPerServer {
+      Self.keys(&record, &server.down[handle])
+    }
     return VendorOutcome(.hid(record))
   }
 
