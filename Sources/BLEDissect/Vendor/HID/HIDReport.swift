@@ -2,9 +2,9 @@
 /// boot protocol layouts.
 ///
 /// Device Class Definition for HID 1.11, 8.4 (fields are packed from the least
-/// significant bit of the first byte), 5.8 (array fields select usages) and Appendix B
-/// (boot keyboard and mouse reports); HID over GATT Profile 1.0, 3.6.3–3.6.5 (Boot
-/// Keyboard Input 0x2A22, Boot Keyboard Output 0x2A32, Boot Mouse Input 0x2A33).
+/// significant bit of the first byte), 6.2.2.5 (array fields select usages) and Appendix B
+/// (boot keyboard and mouse reports); HID Service 1.0 and HID over GATT Profile 1.0 (the Boot
+/// Keyboard Input 0x2A22, Boot Keyboard Output 0x2A32 and Boot Mouse Input 0x2A33 characteristics).
 public struct HIDReportValues: Hashable, Sendable {
   /// What kind of device the report is from, by its Application collection.
   public enum Kind: String, Hashable, Sendable {
@@ -185,8 +185,8 @@ extension HIDReportValues {
   }
 }
 
-/// The HID over GATT characteristics and descriptor besides reports (HOGP 1.0 and
-/// HID Service 1.0, 2.4–2.8).
+/// The HID Service characteristics and descriptor besides reports (HID Service 1.0:
+/// HID Information, Protocol Mode, HID Control Point, Report Reference).
 public enum HIDServiceValue: Hashable, Sendable {
   /// HID Information (0x2A4A): bcdHID, bCountryCode, Flags (bit 0 RemoteWake, bit 1
   /// NormallyConnectable).

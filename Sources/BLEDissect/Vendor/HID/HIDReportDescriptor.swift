@@ -4,8 +4,8 @@
 /// Device Class Definition for HID 1.11 (USB-IF), section 6.2.2 "Report Descriptor"
 /// (short and long items, Main, Global and Local items, collections, Push/Pop) and
 /// 8.4 "Report Constraints" (the bit order of fields in a report); HID over GATT
-/// Profile 1.0, 2.2 and 4.8 (a Report characteristic's value is the report without
-/// its Report ID, which its Report Reference descriptor gives).
+/// Profile 1.0 and HID Service 1.0 (a Report characteristic's value is the report
+/// without its Report ID, which its Report Reference descriptor gives).
 ///
 /// A short item:
 ///
@@ -78,7 +78,7 @@ public struct HIDReportDescriptor: Hashable, Sendable {
   public struct ReportType: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    /// The values of the Report Reference descriptor's Report Type (HOGP 1.0, 3.6.2.1).
+    /// The values of the Report Reference descriptor's Report Type (HID Service 1.0, Report Reference descriptor).
     public static let input = Self(rawValue: 1)
     public static let output = Self(rawValue: 2)
     public static let feature = Self(rawValue: 3)
