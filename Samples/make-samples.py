@@ -1500,6 +1500,252 @@ def air_session() -> list[tuple[int, bytes]]:
     return frames
 
 
+# ---------------------------------------------------------------------------
+# The "vendor-gatt" session: protocols run over GATT characteristics
+# ---------------------------------------------------------------------------
+
+#: 2024-05-14T11:00:00Z.
+T0_VENDOR_US = int(datetime(2024, 5, 14, 11, 0, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+#: The peer: one gadget serving every protocol, public address.
+GADGET = "C0:FF:EE:00:00:42"
+
+
+def uuid128(text: str) -> bytes:
+    """A 128-bit UUID "0000xxxx-…" in on-the-wire (little-endian) byte order."""
+    return bytes.fromhex(text.replace("-", ""))[::-1]
+
+
+LEGACY_DFU = "00001530-1212-efde-1523-785feabcd123"
+MCUMGR_SERVICE = "8d53dc1d-1db7-4cd3-868b-8a527460aa84"
+NUS_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+ANCS_SERVICE = "7905f431-b5ce-4e99-a40f-4b1e122d00d0"
+AMS_SERVICE = "89d3502b-0f36-433a-8ef4-c502ad55f8dc"
+
+#: (declaration, properties, value handle, UUID: 16-bit int or 128-bit text) per characteristic.
+VENDOR_CHARACTERISTICS = {
+    # Legacy DFU: Control Point (write, notify), Packet (write without response), Version (read).
+    LEGACY_DFU: [(0x0011, 0x18, 0x0012, "00001531-1212-efde-1523-785feabcd123"),
+                 (0x0014, 0x04, 0x0015, "00001532-1212-efde-1523-785feabcd123"),
+                 (0x0016, 0x02, 0x0017, "00001534-1212-efde-1523-785feabcd123")],
+    # HID: Report Map, Report (consumer control input), Boot Keyboard Input, Boot Mouse Input, Protocol Mode.
+    0x1812: [(0x0021, 0x02, 0x0022, 0x2A4B), (0x0023, 0x12, 0x0024, 0x2A4D), (0x0027, 0x12, 0x0028, 0x2A22),
+             (0x002A, 0x12, 0x002B, 0x2A33), (0x002D, 0x06, 0x002E, 0x2A4E)],
+    # mcumgr: DA2E7828-… (write without response, notify).
+    MCUMGR_SERVICE: [(0x0031, 0x14, 0x0032, "da2e7828-fbce-4e01-ae9e-261174997c48")],
+    # Nordic UART: RX (write, write without response), TX (notify).
+    NUS_SERVICE: [(0x0041, 0x0C, 0x0042, "6e400002-b5a3-f393-e0a9-e50e24dcca9e"),
+                  (0x0043, 0x10, 0x0044, "6e400003-b5a3-f393-e0a9-e50e24dcca9e")],
+    # ANCS: Notification Source (notify), Control Point (write), Data Source (notify).
+    ANCS_SERVICE: [(0x0051, 0x10, 0x0052, "9fbf120d-6301-42d9-8c58-25e699a21dbd"),
+                   (0x0054, 0x08, 0x0055, "69d1d8f3-45e1-49a8-9821-9bbdfdaad9d9"),
+                   (0x0056, 0x10, 0x0057, "22eac6e9-24d6-4bb5-be44-b36ace7c7bfb")],
+    # AMS: Remote Command (write, notify), Entity Update (write, notify), Entity Attribute (read, write).
+    AMS_SERVICE: [(0x0061, 0x18, 0x0062, "9b3c81d8-57b1-4a8a-b8df-0e56f7ca51c2"),
+                  (0x0064, 0x18, 0x0065, "2f7cabce-808d-411f-9a0c-bb92ba96c102"),
+                  (0x0067, 0x0A, 0x0068, "c6b2f38c-23ab-46d8-a6ab-a3a870bbd5d7")],
+}
+
+#: A consumer control Report Map, HID 1.11 items:
+#:   Usage Page (Consumer), Usage (Consumer Control), Collection (Application), Report ID (3),
+#:   Logical Minimum (0), Logical Maximum (1023), Usage Minimum (0), Usage Maximum (1023),
+#:   Report Size (16), Report Count (1), Input (Data, Array, Absolute), End Collection
+CONSUMER_REPORT_MAP = bytes.fromhex("050c0901a1018503150026ff0319002aff03751095018100c0")
+
+
+def att_read_by_group_type_response_128(groups: list[tuple[int, int, str]]):
+    """ATT: Read By Group Type Response (0x11): attribute data length 20, then
+    (start handle, end group handle, 128-bit service UUID) per primary service"""
+    body = b"".join(struct.pack("<HH", s, e) + uuid128(u) for s, e, u in groups)
+    return att(RECEIVED, bytes([0x11, 20]) + body)
+
+
+def att_read_by_type_response_any(chars: list[tuple[int, int, int, int | str]]):
+    """ATT: Read By Type Response (0x09): attribute data length 7 (16-bit UUIDs) or 21
+    (128-bit), then per declaration: handle, properties, value handle, UUID"""
+    wide = isinstance(chars[0][3], str)
+    body = b"".join(struct.pack("<HBH", h, p, v) + (uuid128(u) if wide else struct.pack("<H", u))
+                    for h, p, v, u in chars)
+    return att(RECEIVED, bytes([0x09, 21 if wide else 7]) + body)
+
+
+def att_write_command(handle: int, value: bytes):
+    """ATT: Write Command (0x52): handle, value"""
+    return att(SENT, struct.pack("<BH", 0x52, handle) + value)
+
+
+def att_error_response_write(handle: int, error: int):
+    """ATT: Error Response (0x01): Write Request (0x12), handle, an application error code"""
+    return att_error_response(0x12, handle, error)
+
+
+def mcumgr(op: int, group: int, seq: int, command: int, cbor: bytes, version: int = 1) -> bytes:
+    """mcumgr message: Res|Ver|OP, Flags 0, Data Length, Group ID, Sequence Num, Command ID
+    (big-endian), then the CBOR data"""
+    return struct.pack(">BBHHBB", version << 3 | op, 0, len(cbor), group, seq, command) + cbor
+
+
+def cbor_text(text: str) -> bytes:
+    """CBOR text string (major type 3) shorter than 24 bytes"""
+    return bytes([0x60 | len(text)]) + text.encode()
+
+
+def cbor_uint(n: int) -> bytes:
+    """CBOR unsigned integer (major type 0), up to 16 bits"""
+    return bytes([n]) if n < 24 else bytes([0x18, n]) if n < 256 else b"\x19" + struct.pack(">H", n)
+
+
+def upload_chunk(off: int, data: bytes, total: int | None = None) -> bytes:
+    """CBOR map of an image upload request: {"off": off, "data": h'…'} and, at offset 0, "len" and "image" """
+    items = cbor_text("off") + cbor_uint(off) + cbor_text("data") + b"\x59" + struct.pack(">H", len(data)) + data
+    if total is None:
+        return b"\xa2" + items
+    return b"\xa4" + items + cbor_text("len") + cbor_uint(total) + cbor_text("image") + b"\x00"
+
+
+def vendor_steps() -> list:
+    """The vendor-gatt session as (delta µs, frame) steps."""
+    steps: list = []
+
+    def at(delta: int, frame) -> None:
+        steps.append((delta, frame))
+
+    at(0, le_connection_complete(GADGET))          # LE Connection Complete: handle 0x0040, central, peer C0:FF:EE:00:00:42
+    at(2_000, att_exchange_mtu_request(247))        # ATT: Exchange MTU Request, client RX MTU 247
+    at(30_000, att_exchange_mtu_response(247))      # ATT: Exchange MTU Response, server RX MTU 247
+    # Discovery: primary services, then each service's characteristics and descriptors.
+    at(1_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
+    at(30_000, att_read_by_group_type_response([(0x0001, 0x0005, 0x1800), (0x0020, 0x002E, 0x1812)]))
+    #          ATT: Read By Group Type Response: GAP 0x0001-0x0005, HID 0x0020-0x002e
+    at(1_000, att_read_by_group_type_request(0x002F, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x002f-0xffff
+    at(30_000, att_read_by_group_type_response_128([
+        (0x0010, 0x0017, LEGACY_DFU), (0x0030, 0x0033, MCUMGR_SERVICE), (0x0040, 0x0045, NUS_SERVICE),
+        (0x0050, 0x0058, ANCS_SERVICE), (0x0060, 0x0068, AMS_SERVICE)]))
+    #          ATT: Read By Group Type Response (128-bit): legacy DFU, mcumgr, Nordic UART, ANCS, AMS
+    ranges = {LEGACY_DFU: (0x0010, 0x0017), 0x1812: (0x0020, 0x002E), MCUMGR_SERVICE: (0x0030, 0x0033),
+              NUS_SERVICE: (0x0040, 0x0045), ANCS_SERVICE: (0x0050, 0x0058), AMS_SERVICE: (0x0060, 0x0068)}
+    for service, chars in VENDOR_CHARACTERISTICS.items():
+        start, end = ranges[service]
+        at(1_000, att_read_by_type_request(start, end, 0x2803))   # ATT: Read By Type Request, Characteristic (0x2803)
+        at(30_000, att_read_by_type_response_any(chars))          # ATT: Read By Type Response: the service's declarations
+    # Descriptors: CCCDs (0x2902) and the Report's Report Reference (0x2908).
+    descriptors = [(0x0013, 0x2902), (0x0025, 0x2902), (0x0026, 0x2908), (0x0029, 0x2902), (0x002C, 0x2902),
+                   (0x0033, 0x2902), (0x0045, 0x2902), (0x0053, 0x2902), (0x0058, 0x2902), (0x0063, 0x2902),
+                   (0x0066, 0x2902)]
+    at(1_000, att_find_information_request(0x0013, 0x0066))       # ATT: Find Information Request 0x0013-0x0066
+    at(30_000, att_find_information_response(descriptors))        # ATT: Find Information Response: 11 descriptors
+    for cccd in (0x0013, 0x0025, 0x0029, 0x002C, 0x0033, 0x0045, 0x0053, 0x0058, 0x0063, 0x0066):
+        at(1_000, att_write_request(cccd, b"\x01\x00"))           # ATT: Write Request <CCCD>, 01 00 (notifications on)
+        at(30_000, att_write_response())                          # ATT: Write Response
+
+    # HID: the Report Map, the Report's Report Reference (report 3, input), boot protocol.
+    at(1_000, att_read_request(0x0022))                           # ATT: Read Request 0x0022 (Report Map)
+    at(30_000, att_read_response(CONSUMER_REPORT_MAP))            # ATT: Read Response, 25-byte Report Map
+    at(1_000, att_read_request(0x0026))                           # ATT: Read Request 0x0026 (Report Reference)
+    at(30_000, att_read_response(b"\x03\x01"))                    # ATT: Read Response, Report ID 3, Input Report
+    at(200_000, att_handle_value_notification(0x0024, b"\xe9\x00"))  # Report 3: Volume Increment (0x00e9)
+    at(90_000, att_handle_value_notification(0x0024, b"\x00\x00"))   # Report 3: nothing pressed
+    at(1_000, att_write_command(0x002E, b"\x00"))                 # ATT: Write Command 0x002e Protocol Mode: Boot Protocol Mode
+    at(150_000, att_handle_value_notification(0x0028, bytes.fromhex("02000b0c00000000")))
+    #          Boot Keyboard Input: Left Shift, h (0x0b), i (0x0c)
+    at(80_000, att_handle_value_notification(0x0028, bytes(8)))   # Boot Keyboard Input: all keys up
+    at(60_000, att_handle_value_notification(0x002B, bytes.fromhex("01 05 fb 00")))
+    #          Boot Mouse Input: left button, X +5, Y -5, wheel 0
+
+    # Nordic UART: a command on RX, the answer on TX split inside a line, a prompt with no line end yet.
+    at(300_000, att_write_command(0x0042, b"help\r\n"))           # ATT: Write Command 0x0042 (RX) "help\r\n"
+    at(40_000, att_handle_value_notification(0x0044, b"Commands:\r\n  led <n> "))  # TX: a line and part of the next
+    at(600, att_handle_value_notification(0x0044, b"on|off\r\n  reboot\r"))        # TX: the rest, CR of CR LF
+    at(600, att_handle_value_notification(0x0044, b"\n> "))                        # TX: LF, then the prompt "> "
+
+    # ANCS: a notification, its attributes asked for and returned in two parts, an action refused.
+    at(400_000, att_handle_value_notification(0x0052, bytes.fromhex("00 02 04 01 07000000")))
+    #          Notification Source: NotificationAdded, Important, Social, count 1, UID 7
+    at(2_000, att_write_request(0x0055, bytes.fromhex("00 07000000 00 01 2000 03 4000")))
+    #          Control Point: Get Notification Attributes UID 7: AppIdentifier, Title (32), Message (64)
+    at(30_000, att_write_response())                              # ATT: Write Response
+    data_source = (bytes.fromhex("00 07000000") + b"\x00" + struct.pack("<H", 16) + b"com.example.chat"
+                   + b"\x01" + struct.pack("<H", 3) + b"Ada" + b"\x03" + struct.pack("<H", 18) + b"See you at 6 today")
+    at(30_000, att_handle_value_notification(0x0057, data_source[:20]))  # Data Source: first 20 bytes of the response
+    at(30_000, att_handle_value_notification(0x0057, data_source[20:]))  # Data Source: the rest
+    at(2_000, att_write_request(0x0055, bytes.fromhex("02 07000000 01")))
+    #          Control Point: Perform Notification Action UID 7, Negative
+    at(30_000, att_error_response_write(0x0055, 0xA3))            # ATT: Error Response, Write Request 0x0055, 0xa3 (ANCS Action failed)
+
+    # AMS: subscribe to the track's artist and title, get them, toggle play/pause.
+    at(300_000, att_write_request(0x0065, bytes.fromhex("02 00 02")))  # Entity Update: Track, Artist + Title
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(30_000, att_handle_value_notification(0x0065, b"\x02\x00\x00Daft Punk"))  # Entity Update: Track Artist "Daft Punk"
+    at(30_000, att_handle_value_notification(0x0065, b"\x02\x02\x01Harder, Better, Faster"))
+    #          Entity Update: Track Title, Truncated, "Harder, Better, Faster"
+    at(100_000, att_write_command(0x0062, b"\x02"))              # Remote Command: TogglePlayPause
+    at(30_000, att_handle_value_notification(0x0062, bytes([0, 1, 2, 3, 4])))
+    #          Remote Command: supported Play, Pause, TogglePlayPause, NextTrack, PreviousTrack
+
+    # Legacy DFU (nRF5 SDK 11): Start DFU, image sizes, init packet, PRN 4, firmware, validate, activate.
+    at(500_000, att_write_request(0x0012, b"\x01\x04"))          # Control Point: Start DFU, Application
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(1_000, att_write_command(0x0015, struct.pack("<III", 0, 0, 1024)))  # Packet: image sizes SD 0, BL 0, App 1024
+    at(60_000, att_handle_value_notification(0x0012, b"\x10\x01\x01"))     # Control Point: Response Code, Start DFU, Success
+    at(1_000, att_write_request(0x0012, b"\x02\x00"))            # Control Point: Initialize DFU Parameters, receive init packet
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(1_000, att_write_command(0x0015, bytes.fromhex("ffff ffff ffffffff 0100 feff 3c5a")))
+    #          Packet: legacy init packet (device type, revision, application version, 1 SoftDevice, CRC-16)
+    at(1_000, att_write_request(0x0012, b"\x02\x01"))            # Control Point: Initialize DFU Parameters, init packet complete
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(30_000, att_handle_value_notification(0x0012, b"\x10\x02\x01"))     # Control Point: Response Code, Initialize DFU Parameters, Success
+    at(1_000, att_write_request(0x0012, b"\x08\x04\x00"))        # Control Point: Packet Receipt Notification Request, every 4 packets
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(1_000, att_write_request(0x0012, b"\x03"))                # Control Point: Receive Firmware Image
+    at(30_000, att_write_response())                              # ATT: Write Response
+    for index in range(8):
+        at(7_500, att_write_command(0x0015, bytes([index]) * 128))  # Packet: 128 firmware bytes
+        if index % 4 == 3:
+            at(15_000, att_handle_value_notification(0x0012, b"\x11" + struct.pack("<I", (index + 1) * 128)))
+            #          Control Point: Packet Receipt Notification, bytes received so far
+    at(30_000, att_handle_value_notification(0x0012, b"\x10\x03\x01"))     # Control Point: Response Code, Receive Firmware Image, Success
+    at(1_000, att_write_request(0x0012, b"\x07"))                # Control Point: Report Received Image Size
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(30_000, att_handle_value_notification(0x0012, b"\x10\x07\x01" + struct.pack("<I", 1024)))
+    #          Control Point: Response Code, Report Received Image Size, Success, 1024 bytes
+    at(1_000, att_write_request(0x0012, b"\x04"))                # Control Point: Validate Firmware
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(60_000, att_handle_value_notification(0x0012, b"\x10\x04\x05"))     # Control Point: Response Code, Validate Firmware, CRC Error
+
+    # mcumgr: an echo (SMP v1), an erase refused (rc), an upload refused (SMP v2 err), then an
+    # upload of 1024 bytes in 256-byte chunks (two ATT PDUs each) that stalls 4.2 s at
+    # offset 512 and is cut at 768 when the link is lost.
+    echo = b"\xa1" + cbor_text("d") + cbor_text("ping")
+    at(500_000, att_write_command(0x0032, mcumgr(2, 0, 1, 0, echo, version=0)))   # mcumgr: os echo, seq 1, {"d": "ping"}
+    at(40_000, att_handle_value_notification(0x0032, mcumgr(3, 0, 1, 0, b"\xa1" + cbor_text("r") + cbor_text("ping"), version=0)))
+    #          mcumgr: os echo response, seq 1, {"r": "ping"}
+    at(10_000, att_write_command(0x0032, mcumgr(2, 1, 2, 5, b"\xa0")))            # mcumgr: image erase, seq 2, {}
+    at(40_000, att_handle_value_notification(0x0032, mcumgr(3, 1, 2, 5, b"\xa1" + cbor_text("rc") + b"\x06")))
+    #          mcumgr: image erase response, seq 2, {"rc": 6} (MGMT_ERR_EBADSTATE)
+    first = upload_chunk(0, bytes(256), total=1024)
+    at(10_000, att_write_command(0x0032, mcumgr(2, 1, 3, 1, first)[:244]))        # mcumgr: image upload seq 3, first 244 bytes
+    at(300, att_write_command(0x0032, mcumgr(2, 1, 3, 1, first)[244:]))           # mcumgr: image upload seq 3, the rest
+    err = b"\xa1" + cbor_text("err") + b"\xa2" + cbor_text("group") + b"\x01" + cbor_text("rc") + b"\x09"
+    at(40_000, att_handle_value_notification(0x0032, mcumgr(3, 1, 3, 1, err)))
+    #          mcumgr: image upload response seq 3, {"err": {"group": 1, "rc": 9}} (IMG_MGMT_ERR_NO_FREE_SLOT)
+    seq = 4
+    for off in (0, 256, 512, 768):
+        chunk = upload_chunk(off, bytes([off >> 8]) * 256, total=1024 if off == 0 else None)
+        message = mcumgr(2, 1, seq, 1, chunk)
+        at(2_000 if off else 500_000, att_write_command(0x0032, message[:244]))  # mcumgr: image upload request, first part
+        at(300, att_write_command(0x0032, message[244:]))                          # mcumgr: image upload request, second part
+        if off == 768:
+            break
+        response = b"\xa1" + cbor_text("off") + cbor_uint(off + 256)
+        at(4_200_000 if off == 512 else 60_000, att_handle_value_notification(0x0032, mcumgr(3, 1, seq, 1, response)))
+        #          mcumgr: image upload response, {"off": off + 256}; the one for offset 512 after 4.2 s
+        seq += 1
+    at(3_000_000, disconnection_complete(0x08))    # HCI Event: Disconnect Complete, reason Connection Timeout (0x08)
+    return steps
+
+
+VENDOR_SESSION = build_session(vendor_steps(), T0_VENDOR_US)
+
+
 def main() -> None:
     mon = monitor_records()
     h4_btsnoop = write_btsnoop_h4(SESSION)
@@ -1531,6 +1777,7 @@ def main() -> None:
                                         DLT_BLUETOOTH_HCI_H4_WITH_PHDR),
         "scanner.btsnoop": write_btsnoop_h4(SCANNER_SESSION),
         "air-sensor.pcap": pcap_file(air_session(), DLT_BLUETOOTH_LE_LL_WITH_PHDR),
+        "vendor-gatt.btsnoop": write_btsnoop_h4(VENDOR_SESSION),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)

@@ -9,6 +9,7 @@ public struct Analyzer {
   private var links = LinkTracker()
   private var resolver: AddressResolver
   private var peerNames = PeerNameTracker()
+  private var vendor = VendorTracker()
 
   /// `library` names attributes and decodes their values. `identityKeys` (`--irk`) join the IRKs the capture's SMP distributes in resolving
   /// private peer addresses to identities.
@@ -46,6 +47,7 @@ public struct Analyzer {
     }
     resolver.observe(record, analyzed.decoded)
     gatt.analyze(record, &analyzed, resolver: &resolver)
+    vendor.analyze(record, &analyzed)
     peerNames.analyze(record, &analyzed)
   }
 

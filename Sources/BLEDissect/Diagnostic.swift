@@ -20,7 +20,7 @@ public struct Diagnostic: Hashable, Sendable {
     base + HCIParameters.diagnosticIDs + ACLReassembler.diagnosticIDs + L2CAPSignalingPDU.diagnosticIDs
     + SDUReassembler.diagnosticIDs
     + ATTPDU.diagnosticIDs + SMPPDU.diagnosticIDs + AdvertisingDecoder.diagnosticIDs + DecodeResult.diagnosticIDs
-    + LinkLayerDecoder.diagnosticIDs + analysis
+    + LinkLayerDecoder.diagnosticIDs + analysis + VendorDiagnostics.ids
 
   /// Ids of the record framing and HCI headers.
   static let base: [(id: String, meaning: String)] = [

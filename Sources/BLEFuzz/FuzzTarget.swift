@@ -39,6 +39,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// The whole pipeline: any reader, `Analyzer` and the response lookahead, the
   /// timeline, statistics, devices and GATT, every output format rendered.
   case pipeline
+  /// The decoders of protocols over GATT (mcumgr and CBOR, Nordic DFU, HID report
+  /// descriptors and reports, ANCS, AMS) on raw values: the first byte picks one.
+  case vendor
 
   /// Runs the target over `bytes` and returns how many records it read. Not
   /// reentrant: every call shares one input file.
@@ -54,6 +57,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .phoneLog: Self.phoneLog(bytes)
     case .stream: Self.stream(bytes)
     case .pipeline: Self.pipeline(bytes)
+    case .vendor: VendorFuzz.run(bytes)
     }
   }
 

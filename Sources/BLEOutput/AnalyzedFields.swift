@@ -27,6 +27,7 @@ extension AnalyzedRecord {
       fields.append(
         .group("Assembled Value (frames \(assembled.frames.map(String.init).joined(separator: ", ")))", children))
     }
+    fields += VendorRendering.fields(vendor)
     return fields
   }
 

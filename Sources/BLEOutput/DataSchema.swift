@@ -48,6 +48,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
     "stats-line": PackageResources.stats_line_schema_json,
     "timeline": PackageResources.timeline_schema_json,
     "timeline-line": PackageResources.timeline_line_schema_json,
+    "vendor": PackageResources.vendor_schema_json,
   ]
 
   /// The names of the schemas `text` refers to by URN, other than `self`.

@@ -30,6 +30,7 @@ enum RecordLine {
         } else {
           appendControl(hci, record, decoded, into: &out)
         }
+        if analyzed.endedConnection != nil { VendorRendering.appendText(analyzed.vendor, into: &out) }
       default:
         if let acl = decoded.acl {
           if analyzed.conn == nil {
@@ -204,7 +205,7 @@ enum RecordLine {
         for value in analyzed.assembled {
           out.append(" [")
           out.appendDecimal(value.value.count)
-          out.append(" bytes of 0x")
+          out.append(" bytes of ")
           out.appendHex(UInt64(value.handle), width: 4)
           out.append(" from #")
           out.append(string: value.frames.map(String.init).joined(separator: ", #"))
@@ -215,6 +216,7 @@ enum RecordLine {
           out.append("]")
         }
         appendTransaction(analyzed, into: &out)
+        VendorRendering.appendText(analyzed.vendor, into: &out)
       } else if let smp = decoded.smp {
         out.append("SMP ")
         out.append(string: smp.code.name)

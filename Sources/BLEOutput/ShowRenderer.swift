@@ -149,6 +149,9 @@ enum JSONRecord {
       out.append("}")
     }
     if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
+    if analyzed.decoded.att != nil || analyzed.endedConnection != nil {
+      VendorRendering.appendJSON(analyzed.vendor, into: &out)
+    }
     if let conn = analyzed.conn {
       out.append(",\"conn\":")
       out.appendConnJSON(conn, peerName: analyzed.peerName?.name)

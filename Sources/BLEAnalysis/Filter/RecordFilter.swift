@@ -100,6 +100,8 @@ public enum RecordFilter {
 
     addAdvertising(&c)
 
+    VendorFilterFields.add(to: &c)
+
     c.add("conn") { $0.analyzed.conn != nil }
     c.add("conn.id", .integer) { int($0.analyzed.conn?.id) }
     c.add("conn.handle", .integer) { int($0.analyzed.conn?.handle) }

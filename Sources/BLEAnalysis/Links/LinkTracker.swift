@@ -83,6 +83,8 @@ public struct AnalyzedExtras {
   public var assembled: [AssembledValue] = []
   /// The PDU's value decoded with its characteristic's or descriptor's format (GATTTracker).
   public var value: DecodeResult?
+  /// What the PDU says in a protocol over GATT, or what a disconnection cut short (VendorTracker).
+  public var vendor: [VendorRecord] = []
 
   public init() {}
 }
@@ -161,6 +163,12 @@ public struct AnalyzedRecord: Sendable {
   public var value: DecodeResult? {
     get { extrasID == 0 ? nil : extras.value }
     set { extras.value = newValue }
+  }
+
+  /// What the PDU says in a protocol over GATT, or what a disconnection cut short (VendorTracker).
+  public var vendor: [VendorRecord] {
+    get { extrasID == 0 ? [] : extras.vendor }
+    set { extras.vendor = newValue }
   }
 
   /// Frees the record's extras, decoded and analyzed; the record must not be read

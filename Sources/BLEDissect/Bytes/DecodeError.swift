@@ -12,6 +12,9 @@ public struct DecodeError: Error, Hashable, Sendable, CustomStringConvertible {
     case adv
     /// An air packet: sniffer header or link-layer PDU.
     case ll
+    /// Protocols carried in characteristic values (Vendor/): mcumgr and its CBOR
+    /// bodies, Nordic DFU, HID reports and report maps, Apple ANCS and AMS.
+    case mcumgr, cbor, dfu, hid, ancs, ams
   }
 
   public var kind: Kind
