@@ -6,7 +6,7 @@
 public enum DataSchema: String, CaseIterable, Sendable {
   case show, timeline, stats, gatt, devices, app, dissectors
 
-  /// `urn:bleanalyze:schema:timeline:1`: the `$id` of the `--format json` document's
+  /// `urn:bleanalyze:schema:timeline:2`: the `$id` of the `--format json` document's
   /// schema, and the `$schema` every such document carries.
   public var id: String { Self.id(of: rawValue) }
 

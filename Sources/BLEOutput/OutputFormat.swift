@@ -13,7 +13,7 @@ public let schemaVersion = 2
 
 extension OutputBuffer {
   /// The start of a JSON document of `schema`, up to its version:
-  /// `{"$schema":"urn:bleanalyze:schema:devices:1","schema_version":1`.
+  /// `{"$schema":"urn:bleanalyze:schema:devices:2","schema_version":2`.
   public mutating func appendDocumentHeader(_ schema: DataSchema) {
     append("{\"$schema\":")
     appendJSONString(schema.id)
@@ -22,7 +22,7 @@ extension OutputBuffer {
   }
 
   /// The start of a JSON document that lists its items under `key`:
-  /// `{"$schema":"urn:bleanalyze:schema:devices:1","schema_version":1,"devices":[`; without
+  /// `{"$schema":"urn:bleanalyze:schema:devices:2","schema_version":2,"devices":[`; without
   /// `$schema` for a document that has no published schema.
   public mutating func appendDocumentStart(_ schema: DataSchema?, listing key: StaticString) {
     if let schema {

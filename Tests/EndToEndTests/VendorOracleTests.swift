@@ -74,7 +74,7 @@ struct VendorOracleTests {
       }
       let pairs: [(String, Int?)] = [
         ("opcode", record["opcode"] as? Int), ("request_opcode", record["request_opcode"] as? Int),
-        ("response_value", record["result"] as? Int), ("image_type", record["image_type"] == nil ? nil : bits),
+        ("response_value", record["result_code"] as? Int), ("image_type", record["image_type"] == nil ? nil : bits),
         ("init_packet", record["init_packet"] as? Int), ("number_of_bytes", record["bytes_received"] as? Int),
         ("number_of_packets", record["prn"] as? Int),
       ]

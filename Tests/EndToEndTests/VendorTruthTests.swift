@@ -102,7 +102,7 @@ struct VendorTruthTests {
     #expect(Self.same(ours["name"], truth["opcode_name"]), "\(where_): name \(ours["name"] ?? "")")
     #expect((ours["service"] as? String == "buttonless") == (truth["characteristic"] as? String == "buttonless"))
     if let result = truth["result"] as? Int {
-      #expect(ours["result"] as? Int == result, "\(where_): result")
+      #expect(ours["result_code"] as? Int == result, "\(where_): result")
       #expect(Self.same(ours["result_name"], truth["result_name"]), "\(where_): result name")
       #expect(Self.same(ours["request"], truth["request"]), "\(where_): request \(ours["request"] ?? "")")
       if let request = truth["request_opcode"] as? Int {
@@ -130,7 +130,7 @@ struct VendorTruthTests {
     #expect(ours["lines"] as? [String] == [truth["line"] as? String ?? ""], "\(where_): lines")
     #expect(ours["pdus"] as? Int == truth["pdus"] as? Int, "\(where_): PDUs")
     let direction = entry["direction"] as? String == "central_to_peripheral" ? "rx" : "tx"
-    #expect(ours["channel"] as? String == direction, "\(where_): channel")
+    #expect(ours["stream"] as? String == direction, "\(where_): stream")
   }
 
   func checkHID(_ entry: [String: Any], _ ours: [String: Any], _ where_: String) {
@@ -195,7 +195,7 @@ struct VendorTruthTests {
       if record["hid"] != nil { decoded["hid", default: []].insert(frame) }
       if fragments.contains(frame) {
         let fragment =
-          (record["mcumgr"] as? [String: Any])?["fragment"] ?? (record["nus"] as? [String: Any])?["partial"]
+          (record["mcumgr"] as? [String: Any])?["fragment"] ?? (record["nus"] as? [String: Any])?["partial_line"]
         #expect(fragment != nil, "frame \(frame) is a fragment and says so")
       }
     }

@@ -32,7 +32,7 @@ public struct ANCSRecord: Sendable {
           case nil: record.partial != nil ? .string("response_part") : record.error != nil ? .string("error") : nil
           }
         },
-        VendorField("event", "EventID", .string, of: p, n) { .string($0.eventName) },
+        VendorField("event_name", "EventID", .string, of: p, n) { .string($0.eventName) },
         VendorField("flags", "EventFlags", .strings, as: "flag", of: p, n) { .list($0.flagNames) },
         VendorField("category", "CategoryID", .string, of: p, n) { .string($0.categoryName) },
         VendorField("category_count", "CategoryCount", .integer, of: p, n) { .int($0.categoryCount) },
@@ -54,11 +54,11 @@ public struct ANCSRecord: Sendable {
               "\(ANCSResponse.attributeName($0.id, app: response.command == 1)): \($0.value ?? "")"
             })
         },
-        VendorField("partial", "Bytes So Far", .integer, of: p, r) { .int($0.partial) },
+        VendorField("partial_bytes", "Bytes So Far", .integer, of: p, r) { .int($0.partial) },
         VendorField("frames", "Frames", .integers, as: "frame", of: p, r) {
           $0.frames.count > 1 ? .integers($0.frames.map(Int64.init)) : nil
         },
-        VendorField("error", "Error", .string, of: p, r) { .text($0.error) },
+        VendorField("error_name", "Error", .string, of: p, r) { .text($0.error) },
       ])
   }()
 }
@@ -121,7 +121,7 @@ public struct AMSRecord: Sendable {
           default: nil
           }
         },
-        VendorField("error", "Error", .string, of: p, { $0.ams }) { .text($0.error) },
+        VendorField("error_name", "Error", .string, of: p, { $0.ams }) { .text($0.error) },
       ])
   }()
 }

@@ -60,7 +60,7 @@ public struct HIDRecord: Sendable {
         VendorField("report_source", "Report Found By", .string, of: p, r) { .text($0.reportSource) },
         VendorField("device", "Device", .string, of: p, v) { .string($0.kind.rawValue) },
         VendorField("modifiers", "Modifiers", .strings, as: "modifier", of: p, v) { .list($0.modifierNames) },
-        VendorField("keys", "Keys", .strings, as: "key", of: p, v) { .list($0.keyNames) },
+        VendorField("pressed_keys", "Keys", .strings, as: "key", of: p, v) { .list($0.keyNames) },
         VendorField("key_codes", "Key Codes", .integers, as: "key_code", of: p, v) {
           $0.keys.isEmpty ? nil : .integers($0.keys.map(Int64.init))
         },
@@ -79,7 +79,7 @@ public struct HIDRecord: Sendable {
         },
         VendorField("map.length", "Report Map Length", .integer, of: p, r) { .int($0.mapLength) },
         VendorField("map.items", "Report Map Items", .integer, of: p, map) { .int($0.items.count) },
-        VendorField("map.reports", "Reports", .strings, as: "map.report", of: p, map) { .list(reportSummary($0)) },
+        VendorField("map.report_descriptions", "Reports", .strings, as: "map.report", of: p, map) { .list(reportSummary($0)) },
         VendorField("map.item_list", "Items", .strings, as: "map.item", of: p, map) { .list($0.items.map(itemText)) },
         VendorField("bcd_hid", "bcdHID", .string, of: p, s) { service in
           guard case .information(let bcd, _, _) = service else { return nil }

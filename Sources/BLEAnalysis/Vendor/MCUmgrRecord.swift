@@ -46,7 +46,7 @@ public struct MCUmgrRecord: Sendable {
         VendorField("version", "Version", .integer, of: p, m) { .int($0.header.version) },
         VendorField("op", "Operation", .string, of: p, m) { .string(opName($0.header.op)) },
         VendorField("op_id", "OP", .integer, of: p, m) { .int($0.header.op.rawValue) },
-        VendorField("flags", "Flags", .integer, of: p, m) { .int($0.header.flags) },
+        VendorField("flag_bits", "Flags", .integer, of: p, m) { .int($0.header.flags) },
         VendorField("length", "Data Length", .integer, of: p, m) { .int($0.header.length) },
         VendorField("group", "Group", .string, of: p, m) { .string($0.header.group.name) },
         VendorField("group_id", "Group ID", .integer, of: p, m) { .int($0.header.group.rawValue) },

@@ -31,10 +31,10 @@ public struct NUSRecord: Sendable {
       description:
         "Nordic UART Service text: the lines an RX write or TX notification completes, and the text waiting for a line end.",
       fields: [
-        VendorField("channel", "Channel", .string, of: p, r) { .string($0.channel) },
+        VendorField("stream", "Channel", .string, of: p, r) { .string($0.channel) },
         VendorField("text", "Text", .string, of: p, r) { .text($0.text) },
         VendorField("lines", "Lines", .strings, as: "line", of: p, r) { .list($0.lines) },
-        VendorField("partial", "Waiting For A Line End", .string, of: p, r) { .text($0.partial) },
+        VendorField("partial_line", "Waiting For A Line End", .string, of: p, r) { .text($0.partial) },
         VendorField("pdus", "PDUs", .integer, of: p, r) { $0.pdus > 0 ? .int($0.pdus) : nil },
         VendorField("frames", "Frames", .integers, as: "frame", of: p, r) {
           $0.frames.count > 1 ? .integers($0.frames.map(Int64.init)) : nil
