@@ -28,7 +28,10 @@ public struct AppRenderer {
     if format == .json { out.appendDocumentStart(.app, listing: "calls") }
   }
 
-  public mutating func render(path: String, _ story: AppStory, into out: inout OutputBuffer) {
+  /// `throughput` adds each connection's transfer verdicts to the text.
+  public mutating func render(
+    path: String, _ story: AppStory, throughput: ThroughputReport? = nil, into out: inout OutputBuffer
+  ) {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
@@ -37,7 +40,7 @@ public struct AppRenderer {
         out.append(string: file)
         out.append("\n")
       }
-      AppText(api: api, verbose: verbose).append(story, into: &out)
+      AppText(api: api, verbose: verbose, throughput: throughput).append(story, into: &out)
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
       for call in story.calls {
@@ -75,6 +78,7 @@ extension AppCall {
 struct AppText {
   let api: AppAPI
   let verbose: Bool
+  var throughput: ThroughputReport? = nil
 
   func append(_ story: AppStory, into out: inout OutputBuffer) {
     let start = story.start ?? 0
@@ -142,6 +146,9 @@ struct AppText {
         i += 1
       }
       if key > 0 { appendMilestones(calls, scans: scans, connects: connectCalls, into: &out) }
+      for line in throughput.map({ ThroughputText.storyLines($0, connection: key, verbose: verbose) }) ?? [] {
+        out.append(string: "  " + line + "\n")
+      }
       out.append("\n")
     }
   }

@@ -52,10 +52,11 @@ struct AppCommand: ParsableCommand {
     var renderer = AppRenderer(format: format, api: api, verbose: verbose, multipleFiles: files.count > 1)
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
+    let verdicts = format == .text
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.app(of: opened.source, label: path)
-    } render: { path, _, story, out in
-      renderer.render(path: path, story, into: &out)
+      context.app(of: opened.source, label: path, throughput: verdicts)
+    } render: { path, _, analyzed, out in
+      renderer.render(path: path, analyzed.story, throughput: analyzed.throughput, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)
@@ -65,10 +66,17 @@ struct AppCommand: ParsableCommand {
 }
 
 extension TimelineContext {
-  /// Reads every record of `source` through the analysis, the timeline and the app builder.
-  func app(of source: any RecordSource, label: String) -> AppStory {
+  /// Reads every record of `source` through the analysis, the timeline and the app builder
+  /// (and the throughput builder with `throughput`).
+  func app(of source: any RecordSource, label: String, throughput: Bool = false) -> (
+    story: AppStory, throughput: ThroughputReport?
+  ) {
     var app = AppBuilder()
-    let analyzed = analyze(source, label: label) { app.add($0, $1) }
-    return app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt)
+    var transfers = throughput ? ThroughputBuilder() : nil
+    let analyzed = analyze(source, label: label) { record, analyzed in
+      app.add(record, analyzed)
+      transfers?.add(record, analyzed)
+    }
+    return (app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), transfers?.finish())
   }
 }

@@ -59,10 +59,13 @@ struct TimelineCommand: ParsableCommand {
     var out = OutputBuffer()
     var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
     var inputs = CaptureInputs(files)
-    try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.timeline(of: opened.source, label: path)
-    } render: { path, _, timeline, out in
-      renderer.render(path: path, timeline, into: &out)
+    let verdicts = format == .text
+    try inputs.forEachInParallel(into: &out) { path, opened, _ -> (timeline: Timeline, throughput: ThroughputReport?) in
+      guard verdicts else { return (context.timeline(of: opened.source, label: path), nil) }
+      let analyzed = context.throughput(of: opened.source, label: path)
+      return (analyzed.timeline, analyzed.throughput)
+    } render: { path, _, analyzed, out in
+      renderer.render(path: path, analyzed.timeline, throughput: analyzed.throughput, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)
