@@ -257,8 +257,9 @@ enum ThroughputWords {
         structural = acknowledged
       }
       let who = direction == .tx ? "this host" : "the peer"
+      let mean = segment.meanValue.map { measureText(($0 * 10).rounded() / 10) } ?? "-"
       return
-        "\(who) paused between PDUs: one every \(Milliseconds.text(gap)) on average, \(ceiling) \(at); the link allows \(rate(structural)); \(achieved); send without pausing"
+        "\(who) paused between PDUs: one every \(Milliseconds.text(gap)) on average with \(mean) bytes each, \(ceiling); the link allows \(rate(structural)) \(at); \(achieved); send without pausing"
     }
   }
 

@@ -136,6 +136,10 @@ public struct TransferSegment: Hashable, Sendable {
   public var busyShare: Double? {
     spanMicroseconds > 0 ? min(1, Double(busyMicroseconds) / Double(spanMicroseconds)) : nil
   }
+  /// The mean value of the PDUs after the first (those the achieved rate counts).
+  public var meanValue: Double? {
+    pduCount > 1 ? Double(payloadBytes - firstPDUBytes) / Double(pduCount - 1) : nil
+  }
   public var answerLatencyMean: Double? { answers > 0 ? Double(answerLatencySum) / Double(answers) : nil }
 }
 

@@ -9,7 +9,12 @@
 ///    time with every controller buffer taken (`HostFacts.noCreditMicroseconds`) waited for
 ///    Number Of Completed Packets: `host_buffers`, its ceiling the buffers over the mean
 ///    completion latency (Little's law). Otherwise the sender paused with the link and the
-///    buffers free: `app_pacing`, its ceiling one full value per mean gap.
+///    buffers free: `app_pacing`, its ceiling its mean value per mean gap.
+///
+/// Saturation compares the achieved rate with the structural ceiling for values of the mean
+/// size the segment sent; the ceilings reported are for its largest (full-size) value, as
+/// the truth's generator states them. The host buffers' ceiling is given when the link was
+/// not saturated (then the completion latency is the controller's, not the link's queue).
 public enum ThroughputVerdict {
   /// The share of the structural ceiling at which the link counts as saturated (the truth's
   /// `binding_check` takes ±10 %).
@@ -55,9 +60,22 @@ public enum ThroughputVerdict {
         structuralBinding = .ackPerInterval
       }
     }
-    guard let achieved = segment.achieved else { return }
+    guard let achieved = segment.achieved, let mean = segment.meanValue else { return }
     let span = Double(segment.spanMicroseconds)
-    if achieved.value >= saturation * structural.value {
+    // Saturation is judged for values of the mean size the transfer sent (the ceilings are
+    // for its full-size ones): smaller values fill the same PDUs and answers with less.
+    var reachable = structural
+    let meanValue = Int(mean.rounded())
+    if meanValue < value {
+      let packing = ThroughputModel.unacknowledged(
+        value: meanValue, header: operation.headerOctets, phy: segment.link.phy(direction),
+        dataLength: segment.link.dataLength(direction), interval: interval)
+      reachable = packing.bytesPerSecond
+      if operation.isAcknowledged {
+        reachable = min(reachable, ThroughputModel.acknowledged(value: meanValue, interval: interval))
+      }
+    }
+    if achieved.value >= saturation * reachable.value {
       segment.binding = structuralBinding
       segment.ceiling = structural
       return
@@ -81,8 +99,9 @@ public enum ThroughputVerdict {
       segment.ceiling = ceiling
       return
     }
+    // The sender's pace: its mean value per mean gap.
     let meanGap = span / Double(segment.pduCount - 1)
-    let pacing = BytesPerSecond(Double(value) * 1_000_000 / meanGap)
+    let pacing = BytesPerSecond(mean * 1_000_000 / meanGap)
     segment.ceilings.appPacing = pacing
     segment.binding = .appPacing
     segment.ceiling = pacing
