@@ -235,4 +235,28 @@ struct ThroughputTests {
     }
     #expect(bands == ["30 BALANCED", "7.5 none", "15 HIGH", "7.5 none", "45 BALANCED"])
   }
+  /// The examples of README's `### throughput` section: every line shown (not elided with
+  /// `…`) is in the output of the command above it.
+  @Test func readmeExamplesAreRealOutput() throws {
+    let readme = try String(contentsOf: Paths.packageRoot.appending(path: "README.md"), encoding: .utf8)
+    let section =
+      try #require(readme.components(separatedBy: "### throughput\n").dropFirst().first)
+      .components(separatedBy: "\n### ").first ?? ""
+    var command: [String]?
+    var output: [String] = []
+    var checked = 0
+    for line in section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      if line.hasPrefix("$ bleanalyze ") {
+        command = line.dropFirst("$ bleanalyze ".count).split(separator: " ").map(String.init)
+        output = lines(run(command ?? []).stdout)
+        continue
+      }
+      if line == "```" { command = nil }
+      guard command != nil, !line.trimmingCharacters(in: .whitespaces).hasPrefix("…") else { continue }
+      #expect(
+        output.contains(line), "README line not in `bleanalyze \(command?.joined(separator: " ") ?? "")`: \(line)")
+      checked += 1
+    }
+    #expect(checked >= 20, "expected README examples")
+  }
 }
