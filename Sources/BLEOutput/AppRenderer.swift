@@ -29,7 +29,11 @@ public struct AppRenderer {
     if format == .json { out.appendDocumentStart(.app, listing: "calls") }
   }
 
-  public mutating func render(path: String, _ story: AppStory, capture: CaptureInfo, into out: inout OutputBuffer) {
+  /// `throughput` adds each connection's transfer verdicts to the text.
+  public mutating func render(
+    path: String, _ story: AppStory, capture: CaptureInfo, throughput: ThroughputReport? = nil,
+    into out: inout OutputBuffer
+  ) {
     captures.append(capture)
     let file = multipleFiles ? path : nil
     switch format {
@@ -39,7 +43,7 @@ public struct AppRenderer {
         out.append(string: file)
         out.append("\n")
       }
-      AppText(api: api, verbose: verbose).append(story, into: &out)
+      AppText(api: api, verbose: verbose, throughput: throughput).append(story, into: &out)
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
       var peerNames: [Int: String] = [:]
@@ -89,6 +93,7 @@ extension AppCall {
 struct AppText {
   let api: AppAPI
   let verbose: Bool
+  var throughput: ThroughputReport? = nil
 
   func append(_ story: AppStory, into out: inout OutputBuffer) {
     let start = story.start ?? 0
@@ -156,6 +161,9 @@ struct AppText {
         i += 1
       }
       if key > 0 { appendMilestones(calls, scans: scans, connects: connectCalls, into: &out) }
+      for line in throughput.map({ ThroughputText.storyLines($0, connection: key, verbose: verbose) }) ?? [] {
+        out.append(string: "  " + line + "\n")
+      }
       out.append("\n")
     }
   }

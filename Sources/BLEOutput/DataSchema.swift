@@ -4,7 +4,7 @@
 /// Each schema's `$id` is `urn:bleanalyze:schema:NAME:VERSION`, VERSION being the
 /// `schema_version` of the contract, and schemas name each other by that URN.
 public enum DataSchema: String, CaseIterable, Sendable {
-  case show, timeline, stats, gatt, devices, app, dissectors
+  case show, timeline, stats, gatt, devices, app, dissectors, throughput
 
   /// `urn:bleanalyze:schema:timeline:2`: the `$id` of the `--format json` document's
   /// schema, and the `$schema` every such document carries.
@@ -20,6 +20,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
     case .devices: "device"
     case .app: "app-line"
     case .dissectors: "dissectors"
+    case .throughput: "throughput-line"
     }
   }
 
@@ -48,6 +49,8 @@ public enum DataSchema: String, CaseIterable, Sendable {
     "stats-line": PackageResources.stats_line_schema_json,
     "timeline": PackageResources.timeline_schema_json,
     "timeline-line": PackageResources.timeline_line_schema_json,
+    "throughput": PackageResources.throughput_schema_json,
+    "throughput-line": PackageResources.throughput_line_schema_json,
     "vendor": PackageResources.vendor_schema_json,
   ]
 

@@ -6,7 +6,8 @@ import BLEDissect
 ///
 /// Every label value comes from a bounded set: `type` the data-contract record types,
 /// `opcode` an ATT opcode's spec name (256 at most), `outcome` a fixed list, `reason` an
-/// HCI error code's spec name (256 at most), `initiator` `DisconnectInitiator`.
+/// HCI error code's spec name (256 at most), `initiator` `DisconnectInitiator`, `direction` and
+/// `op` `PayloadDirection` and `PayloadOperation`.
 public enum PrometheusRenderer {
   /// What `Content-Type` the exposition goes with.
   public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -34,6 +35,10 @@ public enum PrometheusRenderer {
     ("bleanalyze_disconnections_total", "counter", "Disconnections by HCI reason and initiator."),
     ("bleanalyze_connections_open", "gauge", "Connections up now."),
     ("bleanalyze_advertising_reports_total", "counter", "Advertising reports received."),
+    (
+      "bleanalyze_payload_bytes_total", "counter",
+      "Payload bytes (ATT values, L2CAP CoC SDUs) by direction (tx, rx) and operation (write_cmd, write_req, write_long, notify, indicate, read, coc), as throughput counts them."
+    ),
   ]
 
   /// Outcomes `bleanalyze_connections_total` always has, at 0 until one happens.
@@ -82,6 +87,11 @@ public enum PrometheusRenderer {
         sample(name, [], metrics.connectionsOpen, into: &out)
       case "bleanalyze_advertising_reports_total":
         sample(name, [], metrics.advertisingReports, into: &out)
+      case "bleanalyze_payload_bytes_total":
+        let rows = metrics.payloadBytes.map { key, bytes in
+          ([("direction", key.direction.rawValue), ("op", key.operation.rawValue)], bytes)
+        }
+        samples(name, rows, into: &out)
       default:
         break
       }

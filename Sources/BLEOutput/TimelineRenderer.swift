@@ -23,7 +23,11 @@ public struct TimelineRenderer {
     self.multipleFiles = multipleFiles
   }
 
-  public mutating func render(path: String, _ timeline: Timeline, capture: CaptureInfo, into out: inout OutputBuffer) {
+  /// `throughput` adds each connection's transfer verdicts to the text.
+  public mutating func render(
+    path: String, _ timeline: Timeline, capture: CaptureInfo, throughput: ThroughputReport? = nil,
+    into out: inout OutputBuffer
+  ) {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
@@ -32,7 +36,7 @@ public struct TimelineRenderer {
         out.append(string: file)
         out.append("\n")
       }
-      TimelineText.append(timeline, verbose: verbose, into: &out)
+      TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
     case .json:
       json.collect(timeline, file: file, capture: capture)
     case .ndjson:
@@ -303,7 +307,9 @@ extension Timeline {
 // MARK: - Text
 
 enum TimelineText {
-  static func append(_ timeline: Timeline, verbose: Bool, into out: inout OutputBuffer) {
+  static func append(
+    _ timeline: Timeline, verbose: Bool, throughput: ThroughputReport? = nil, into out: inout OutputBuffer
+  ) {
     let start = timeline.start ?? 0
     let items = timeline.items(allAttempts: false)
     for event in timeline.adapterEvents { appendAdapterEvent(event, start: start, into: &out) }
@@ -311,7 +317,8 @@ enum TimelineText {
     if items.isEmpty { out.append("no connections in the capture\n") }
     for item in items {
       switch item {
-      case .connection(let connection): appendConnection(connection, start: start, verbose: verbose, into: &out)
+      case .connection(let connection):
+        appendConnection(connection, start: start, verbose: verbose, throughput: throughput, into: &out)
       case .attempt(let attempt): appendAttempt(attempt, start: start, into: &out)
       }
     }
@@ -346,7 +353,10 @@ enum TimelineText {
     out.append(" ")
   }
 
-  static func appendConnection(_ c: ConnectionTimeline, start: Int64, verbose: Bool, into out: inout OutputBuffer) {
+  static func appendConnection(
+    _ c: ConnectionTimeline, start: Int64, verbose: Bool, throughput: ThroughputReport? = nil,
+    into out: inout OutputBuffer
+  ) {
     out.append("Connection #")
     out.appendDecimal(c.ref.id)
     out.append("  handle 0x")
@@ -376,6 +386,9 @@ enum TimelineText {
     out.append("  ")
     out.append(string: summary(c))
     out.append("\n")
+    for line in throughput.map({ ThroughputText.storyLines($0, connection: c.ref.id, verbose: verbose) }) ?? [] {
+      out.append(string: "  " + line + "\n")
+    }
     if let security = c.security {
       out.append(string: "  security: " + security.headline + "\n")
       for line in security.detailLines { out.append(string: "    " + line + "\n") }

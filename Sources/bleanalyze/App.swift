@@ -52,11 +52,12 @@ struct AppCommand: ParsableCommand {
     var renderer = AppRenderer(format: format, api: api, verbose: verbose, multipleFiles: files.count > 1)
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
+    let verdicts = format == .text
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.app(of: opened.source, label: path)
-    } render: { path, opened, read, out in
-      let capture = CaptureInfo(file: path, source: opened.source, summary: read.summary)
-      renderer.render(path: path, read.story, capture: capture, into: &out)
+      context.app(of: opened.source, label: path, throughput: verdicts)
+    } render: { path, opened, analyzed, out in
+      let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.summary)
+      renderer.render(path: path, analyzed.story, capture: capture, throughput: analyzed.throughput, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)
@@ -66,10 +67,20 @@ struct AppCommand: ParsableCommand {
 }
 
 extension TimelineContext {
-  /// Reads every record of `source` through the analysis, the timeline and the app builder.
-  func app(of source: any RecordSource, label: String) -> (story: AppStory, summary: CaptureSummary) {
+  /// Reads every record of `source` through the analysis, the timeline and the app builder
+  /// (and the throughput builder with `throughput`).
+  func app(of source: any RecordSource, label: String, throughput: Bool = false) -> (
+    story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?
+  ) {
     var app = AppBuilder()
-    let analyzed = analyze(source, label: label) { app.add($0, $1) }
-    return (app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), analyzed.summary)
+    var transfers = throughput ? ThroughputBuilder() : nil
+    let analyzed = analyze(source, label: label) { record, analyzed in
+      app.add(record, analyzed)
+      transfers?.add(record, analyzed)
+    }
+    return (
+      app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), analyzed.summary,
+      transfers?.finish()
+    )
   }
 }

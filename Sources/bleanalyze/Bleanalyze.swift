@@ -31,7 +31,8 @@ struct Bleanalyze: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Show.self, TimelineCommand.self, AppCommand.self, Stats.self, Gatt.self, Devices.self, Live.self, Dissectors.self,
+      Show.self, TimelineCommand.self, AppCommand.self, Stats.self, ThroughputCommand.self, Gatt.self, Devices.self,
+      Live.self, Dissectors.self,
       Convert.self, Redact.self, SchemaCommand.self,
     ],
     defaultSubcommand: Show.self

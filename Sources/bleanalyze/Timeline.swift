@@ -59,11 +59,14 @@ struct TimelineCommand: ParsableCommand {
     var out = OutputBuffer()
     var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
     var inputs = CaptureInputs(files)
-    try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.timeline(of: opened.source, label: path)
-    } render: { path, opened, read, out in
-      let capture = CaptureInfo(file: path, source: opened.source, summary: read.summary)
-      renderer.render(path: path, read.timeline, capture: capture, into: &out)
+    let verdicts = format == .text
+    try inputs.forEachInParallel(into: &out) { path, opened, _ -> (read: (timeline: Timeline, summary: CaptureSummary), throughput: ThroughputReport?) in
+      guard verdicts else { return (context.timeline(of: opened.source, label: path), nil) }
+      let analyzed = context.throughput(of: opened.source, label: path)
+      return ((analyzed.timeline, analyzed.summary), analyzed.throughput)
+    } render: { path, opened, analyzed, out in
+      let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.read.summary)
+      renderer.render(path: path, analyzed.read.timeline, capture: capture, throughput: analyzed.throughput, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

@@ -413,6 +413,24 @@ struct LLConnectionTests {
     #expect(decoded[2].att?.opcode == .writeCommand, "still decoded, as it holds a whole PDU")
   }
 
+  @Test func acknowledgedSequenceNumberIsNewDataAgain() throws {
+    // The peripheral sends SN 0 and the central acknowledges it (NESN 1); the peripheral's
+    // SN 1 is lost to the sniffer (a bad CRC), the central acknowledges that too (NESN 0);
+    // the peripheral's next SN 0 is new data, not a retransmission (Tesi_BLE__mouse.pcapng
+    // #1912–#1914).
+    let poll = Self.data(0b01, nesn: 0, sn: 0, [])
+    let first = Self.data(0b10, nesn: 1, sn: 0, [0x03, 0x00, 0x04, 0x00, 0x1b, 0x22, 0x00])
+    let ack = Self.data(0b01, nesn: 1, sn: 1, [])
+    let ackOfMissed = Self.data(0b01, nesn: 0, sn: 0, [])
+    let next = Self.data(0b10, nesn: 1, sn: 0, [0x03, 0x00, 0x04, 0x00, 0x1b, 0x22, 0x01])
+    let decoded = decodeAll(
+      [poll, first, ack, ackOfMissed, next], .bluetoothLELL, times: [0, 230, 7_500, 15_000, 15_230])
+    #expect(decoded.map { $0.ll?.direction == .centralToPeripheral } == [true, false, true, true, false])
+    #expect(decoded[4].ll?.isRetransmission == false)
+    #expect(decoded[4].diagnostics.isEmpty)
+    #expect(decoded[4].att?.opcode == .handleValueNotification)
+  }
+
   @Test func payloadsAfterStartEncReqAreEncrypted() throws {
     // LL_START_ENC_REQ from the peripheral, then an encrypted 9-octet PDU.
     let start = Self.data(0b11, nesn: 0, sn: 0, [0x05])

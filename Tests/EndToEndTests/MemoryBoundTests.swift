@@ -65,7 +65,10 @@ struct MemoryBoundTests {
 
   @Test(
     .disabled(if: sanitized, "resident memory under a sanitizer is not the program's"),
-    arguments: [["show", "--format", "ndjson"], ["timeline", "--format", "json"], ["stats", "--format", "json"]])
+    arguments: [
+      ["show", "--format", "ndjson"], ["timeline", "--format", "json"], ["stats", "--format", "json"],
+      ["throughput", "--format", "json"],
+    ])
   func twentyThousandAnnouncedPDUs(_ command: [String]) throws {
     let output = Paths.scratchFile("announcing.out")
     defer { try? FileManager.default.removeItem(at: output) }

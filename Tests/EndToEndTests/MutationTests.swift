@@ -21,7 +21,7 @@ struct MutationTests {
     "hr-sensor.pcapng", "hr-sensor.pklg", "hr-sensor-v1.pklg", "bugreport-hr-sensor.txt",
     "bugreport-hr-sensor.zip",
   ]
-  static let commands = ["show", "timeline", "gatt", "devices", "stats"]
+  static let commands = ["show", "timeline", "gatt", "devices", "stats", "throughput"]
   static let mutantsPerSample = 24
   /// A run that takes longer is killed and fails the test.
   static let timeLimit: TimeInterval = 10

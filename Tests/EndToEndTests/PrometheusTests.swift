@@ -117,6 +117,13 @@ struct PrometheusTests {
     let attempts = try #require(timelineDocument["connection_attempts"] as? [[String: Any]])
     let failedAttempts = attempts.count { !["connected", "pending"].contains($0["outcome"] as? String ?? "") }
     #expect(requests > 0 && connections > 0)
+    // The value bytes of the opcodes that carry a value throughput counts (ATT values: write
+    // commands and requests, prepared writes, notifications, indications, read responses).
+    let valueOpcodes: Set<Int> = [0x52, 0xd2, 0x12, 0x16, 0x1b, 0x1d, 0x0b, 0x0d]
+    let opcodes = try #require(captureStats["opcodes"] as? [[String: Any]])
+    let valueBytes = opcodes.filter { valueOpcodes.contains($0["opcode"] as? Int ?? -1) }.reduce(0) {
+      $0 + ($1["value_bytes"] as? Int ?? 0)
+    }
 
     let expected: [String: Double] = [
       "sum(bleanalyze_att_requests_total)": Double(requests),
@@ -124,6 +131,7 @@ struct PrometheusTests {
       #"sum(bleanalyze_connections_total{outcome=~"connected|already_up"})"#: Double(connections),
       #"sum(bleanalyze_connections_total{outcome=~"cancelled|failed|timed_out"})"#: Double(failedAttempts),
       "sum(bleanalyze_records_total)": Double(try #require(captureStats["record_count"] as? Int)),
+      "sum(bleanalyze_payload_bytes_total)": Double(valueBytes),
     ]
     let folder = Paths.scratchFile("prometheus")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -16,6 +16,8 @@ enum Schemas {
   static let timeline = folder.appending(path: "timeline.schema.json")
   static let app = folder.appending(path: "app.schema.json")
   static let appLine = folder.appending(path: "app-line.schema.json")
+  static let throughput = folder.appending(path: "throughput.schema.json")
+  static let throughputLine = folder.appending(path: "throughput-line.schema.json")
   /// `bleanalyze dissectors` in every format.
   static let dissectors = folder.appending(path: "dissectors.schema.json")
 
@@ -219,6 +221,32 @@ struct SchemaTests {
       let result = Schemas.validate(output.stdout, against: format == "json" ? Schemas.app : Schemas.appLine)
       #expect(result.status == 0, "\(file):\n\(result.text)\(result.stderr)")
     }
+  }
+
+  @Test("throughput --format json and ndjson validate", arguments: ["json", "ndjson"])
+  func throughputValidates(format: String) {
+    var files = ["Samples/hr-sensor.btsnoop", "Samples/cut-off.btsnoop", "Samples/air-sensor.pcap"]
+    if sharedAvailable {
+      files += syntheticCaptures().filter { !$0.hasPrefix("scale") }.map { "synthetic/\($0)" }.map {
+        Paths.captures.appending(path: $0).path
+      }
+      files.append(Paths.captures.appending(path: "real/blefun__btsnoop_hci.btsnoop").path)
+    }
+    let output = runRaw(["throughput", "--format", format] + files)
+    // cut-off.btsnoop is damaged (exit 3); everything before the damage is still there.
+    #expect(output.status == 3, "stderr: \(output.stderr)")
+    if sharedAvailable { #expect(output.text.contains("\"binding\":\"host_buffers\""), "expected transfers") }
+    let result = Schemas.validate(
+      output.stdout, against: format == "json" ? Schemas.throughput : Schemas.throughputLine)
+    #expect(result.status == 0, "\(result.text)\(result.stderr)")
+  }
+
+  @Test("a throughput transfer that breaks the contract is rejected")
+  func badTransferIsRejected() {
+    let line =
+      #"{"type":"transfer","conn":{"id":1,"handle":64,"peer":null},"attr_handle":67,"op":"write_cmd","direction":"up"}"#
+    let result = Schemas.validate(Data((line + "\n").utf8), against: Schemas.throughputLine)
+    #expect(result.status == 1, "\(result.text)\(result.stderr)")
   }
 
   @Test("an app call that breaks the contract is rejected")

@@ -26,6 +26,11 @@ public struct LiveMetrics: Sendable {
     public var outcome: Transaction.Outcome
   }
 
+  public struct PayloadKey: Hashable, Sendable {
+    public var direction: PayloadDirection
+    public var operation: PayloadOperation
+  }
+
   public struct DisconnectionKey: Hashable, Sendable {
     public var reason: UInt8
     public var initiator: DisconnectInitiator
@@ -45,6 +50,8 @@ public struct LiveMetrics: Sendable {
   /// Create Connection → Connection Complete, for attempts that connected.
   public private(set) var connectDurations = Durations()
   public private(set) var disconnections: [DisconnectionKey: Int] = [:]
+  /// Payload bytes (ATT values, CoC SDUs) by direction and operation, as `throughput` counts them.
+  public private(set) var payloadBytes: [PayloadKey: Int] = [:]
   /// Advertising reports, each report of an event counted (as `devices` counts them).
   public private(set) var advertisingReports = 0
   /// Connections up now.
@@ -98,6 +105,9 @@ public struct LiveMetrics: Sendable {
 
   private mutating func data(_ record: Record, _ analyzed: AnalyzedRecord) {
     see(analyzed.conn)
+    if analyzed.conn != nil, let pdu = PayloadPDU(record, analyzed) {
+      payloadBytes[PayloadKey(direction: pdu.direction, operation: pdu.operation), default: 0] += pdu.bytes
+    }
     guard let conn = analyzed.conn, open[conn.id] != nil, let att = analyzed.decoded.att else { return }
     if let exchange = analyzed.exchange,
       pending.remove(PendingKey(conn: conn.id, frame: exchange.requestFrame)) != nil

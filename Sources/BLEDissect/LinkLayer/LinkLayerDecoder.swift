@@ -29,6 +29,9 @@ struct LinkLayerDecoder {
     /// SN of the last packet each way, and NESN of the last packet each way.
     var sn: [UInt8?] = [nil, nil]
     var nesn: [UInt8?] = [nil, nil]
+    /// Whether the peer acknowledged the last SN each way: a NESN other than it came back
+    /// since (a packet the sniffer missed in between does not hide the acknowledgement).
+    var acknowledged = [false, false]
     /// LL_START_ENC_REQ seen and no LL_PAUSE_ENC_RSP since: payloads are ciphertext.
     var encrypted = false
     /// The last connection event's anchor (the central's first packet), the
@@ -335,9 +338,8 @@ struct LinkLayerDecoder {
       // peer has not acknowledged (its last NESN still asks for that SN). Empty
       // PDUs repeat whenever a peripheral uses its latency; only data counts.
       let way = direction == .centralToPeripheral ? 0 : 1
-      if length > 0, connection.sn[way] == pdu.sn,
-        connection.nesn[1 - way] == nil || connection.nesn[1 - way] == pdu.sn
-      {
+      if let other = connection.sn[1 - way], pdu.nesn != other { connection.acknowledged[1 - way] = true }
+      if length > 0, connection.sn[way] == pdu.sn, !connection.acknowledged[way] {
         packet.isRetransmission = true
         decoded.diagnostics.append(
           Diagnostic(
@@ -346,6 +348,7 @@ struct LinkLayerDecoder {
       }
       connection.sn[way] = pdu.sn
       connection.nesn[way] = pdu.nesn
+      connection.acknowledged[way] = false
     }
 
     // Encryption: the nRF Sniffer flags it; otherwise everything after
