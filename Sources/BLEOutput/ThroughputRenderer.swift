@@ -15,28 +15,15 @@ import BLEDissect
 public struct ThroughputRenderer {
   let format: RenderFormat
   let multipleFiles: Bool
-  private var collected: [(capture: CaptureFacts, report: ThroughputReport)] = []
-
-  /// What the document says of a capture it read.
-  public struct CaptureFacts: Sendable {
-    public var path: String
-    public var format: String
-    public var damage: CaptureDamage?
-
-    public init(path: String, format: String, damage: CaptureDamage?) {
-      self.path = path
-      self.format = format
-      self.damage = damage
-    }
-  }
+  private var collected: [(capture: CaptureInfo, report: ThroughputReport)] = []
 
   public init(format: RenderFormat, multipleFiles: Bool) {
     self.format = format
     self.multipleFiles = multipleFiles
   }
 
-  public mutating func render(_ capture: CaptureFacts, _ report: ThroughputReport, into out: inout OutputBuffer) {
-    let file = multipleFiles ? capture.path : nil
+  public mutating func render(_ capture: CaptureInfo, _ report: ThroughputReport, into out: inout OutputBuffer) {
+    let file = multipleFiles ? capture.file : nil
     switch format {
     case .text:
       ThroughputText.append(capture, report, into: &out)
@@ -53,7 +40,7 @@ public struct ThroughputRenderer {
     out.append(",\"captures\":[")
     for (i, item) in collected.enumerated() {
       if i > 0 { out.append(",") }
-      ThroughputJSON.appendCapture(item.capture, item.report, tagged: false, into: &out)
+      ThroughputJSON.appendCapture(item.capture, tagged: false, into: &out)
     }
     func section<T>(
       _ key: StaticString, _ items: (ThroughputReport) -> [T], _ append: (T, String?, inout OutputBuffer) -> Void
@@ -61,7 +48,7 @@ public struct ThroughputRenderer {
       out.append(key)
       var first = true
       for item in collected {
-        let file = multipleFiles ? item.capture.path : nil
+        let file = multipleFiles ? item.capture.file : nil
         for element in items(item.report) {
           if !first { out.append(",") }
           first = false
@@ -122,10 +109,10 @@ enum ThroughputWords {
     if operation == .coc {
       return "CID 0x" + hex(subject.handle) + (subject.psm.map { " (SPSM 0x" + hex($0) + ")" } ?? "")
     }
-    let name =
-      subject.descriptorName.map { descriptor in
-        descriptor + (subject.characteristicName.map { " of " + $0 } ?? "")
-      } ?? subject.characteristicName
+    // A UUID without a name is shown as its text.
+    let characteristic = subject.characteristicName ?? subject.characteristicUUID?.normalized.description
+    let descriptor = subject.descriptorName ?? subject.descriptorUUID?.normalized.description
+    let name = descriptor.map { $0 + (characteristic.map { " of " + $0 } ?? "") } ?? characteristic
     return (name.map { $0 + " " } ?? "") + "(0x" + hex(subject.handle) + ")"
   }
 
@@ -286,10 +273,10 @@ public enum ThroughputText {
   public static let storyTransfers = 8
 
   static func append(
-    _ capture: ThroughputRenderer.CaptureFacts, _ report: ThroughputReport, into out: inout OutputBuffer
+    _ capture: CaptureInfo, _ report: ThroughputReport, into out: inout OutputBuffer
   ) {
-    out.append(string: "# " + capture.path + ": " + capture.format + "\n")
-    let start = report.firstTimestamp ?? 0
+    out.append(string: "# " + capture.file + ": " + capture.format + "\n")
+    let start = capture.first?.unixMicroseconds ?? 0
     var byConnection: [Int: [Transfer]] = [:]
     var order: [ConnectionRef] = []
     for transfer in report.transfers {
@@ -466,9 +453,9 @@ public enum ThroughputText {
 
 enum ThroughputJSON {
   static func appendLines(
-    _ capture: ThroughputRenderer.CaptureFacts, _ report: ThroughputReport, file: String?, into out: inout OutputBuffer
+    _ capture: CaptureInfo, _ report: ThroughputReport, file: String?, into out: inout OutputBuffer
   ) {
-    appendCapture(capture, report, tagged: true, into: &out)
+    appendCapture(capture, tagged: true, into: &out)
     out.append("\n")
     for transfer in report.transfers {
       appendTransfer(transfer, file: file, tagged: true, into: &out)
@@ -492,37 +479,10 @@ enum ThroughputJSON {
     return keys
   }
 
-  static func appendCapture(
-    _ capture: ThroughputRenderer.CaptureFacts, _ report: ThroughputReport, tagged: Bool, into out: inout OutputBuffer
-  ) {
+  static func appendCapture(_ capture: CaptureInfo, tagged: Bool, into out: inout OutputBuffer) {
     var k = begin("capture", nil, tagged, into: &out)
-    k.string("file", capture.path, into: &out)
-    k.string("format", capture.format, into: &out)
-    k.integer("record_count", report.records, into: &out)
-    appendTimes(&k, report, into: &out)
-    k.key("damage", into: &out)
-    JSONShowRenderer.appendDamage(capture.damage, into: &out)
-    k.key("sources", into: &out)
-    // A capture file is its own single source.
-    var s = JSONKeys()
-    out.append("[{")
-    s.string("path", capture.path, into: &out)
-    s.string("format", capture.format, into: &out)
-    s.integer("records", report.records, into: &out)
-    appendTimes(&s, report, into: &out)
-    out.append("}]}")
-  }
-
-  /// `"first_ts":…,"last_ts":…` of the report's first and last record.
-  static func appendTimes(_ k: inout JSONKeys, _ report: ThroughputReport, into out: inout OutputBuffer) {
-    k.key("first_ts", into: &out)
-    appendSeconds(report.firstTimestamp, into: &out)
-    k.key("last_ts", into: &out)
-    appendSeconds(report.lastTimestamp, into: &out)
-  }
-
-  static func appendSeconds(_ microseconds: Int64?, into out: inout OutputBuffer) {
-    if let microseconds { JSONRecord.appendSeconds(microseconds, into: &out) } else { out.append("null") }
+    capture.appendFields(&k, into: &out)
+    out.append("}")
   }
 
   static func appendRate(
@@ -537,33 +497,6 @@ enum ThroughputJSON {
     if let share { out.appendMeasure(share) } else { out.append("null") }
   }
 
-  /// `{"id","handle","peer":{"address","type","name"}}`: the data contract's connection.
-  static func appendConn(_ conn: ConnectionRef, peerName: String?, into out: inout OutputBuffer) {
-    var c = JSONKeys()
-    out.append("{")
-    c.integer("id", conn.id, into: &out)
-    c.integer("handle", conn.handle, into: &out)
-    c.key("peer", into: &out)
-    if let peer = conn.peer {
-      var p = JSONKeys()
-      out.append("{")
-      p.string("address", peer.description, into: &out)
-      p.string("type", conn.peerType.map { AdvertisingAddressType(rawValue: $0).name }, into: &out)
-      p.string("name", peerName, into: &out)
-      out.append("}")
-    } else {
-      out.append("null")
-    }
-    out.append("}")
-  }
-
-  /// A name that is the UUID's text is no name.
-  static func name(_ name: String?, of uuid: BluetoothUUID?) -> String? {
-    guard let name else { return nil }
-    if let uuid, name == uuid.normalized.description { return nil }
-    return name
-  }
-
   static func appendSubject(
     _ k: inout JSONKeys, _ operation: PayloadOperation, _ subject: TransferSubject, into out: inout OutputBuffer
   ) {
@@ -572,11 +505,11 @@ enum ThroughputJSON {
     k.integer("cid", coc ? subject.handle : nil, into: &out)
     k.integer("psm", subject.psm, into: &out)
     k.uuid("service_uuid", subject.serviceUUID, into: &out)
-    k.string("service_name", name(subject.serviceName, of: subject.serviceUUID), into: &out)
+    k.string("service_name", subject.serviceName, into: &out)
     k.uuid("characteristic_uuid", subject.characteristicUUID, into: &out)
-    k.string("characteristic_name", name(subject.characteristicName, of: subject.characteristicUUID), into: &out)
+    k.string("characteristic_name", subject.characteristicName, into: &out)
     k.uuid("descriptor_uuid", subject.descriptorUUID, into: &out)
-    k.string("descriptor_name", name(subject.descriptorName, of: subject.descriptorUUID), into: &out)
+    k.string("descriptor_name", subject.descriptorName, into: &out)
   }
 
   static func appendFrames(_ k: inout JSONKeys, _ first: FrameTime, _ last: FrameTime, into out: inout OutputBuffer) {
@@ -595,7 +528,7 @@ enum ThroughputJSON {
   static func appendTransfer(_ transfer: Transfer, file: String?, tagged: Bool, into out: inout OutputBuffer) {
     var k = begin("transfer", file, tagged, into: &out)
     k.key("conn", into: &out)
-    appendConn(transfer.conn, peerName: transfer.peerName, into: &out)
+    out.appendConnJSON(transfer.conn, peerName: transfer.peerName)
     appendSubject(&k, transfer.operation, transfer.subject, into: &out)
     k.string("op", transfer.operation.rawValue, into: &out)
     k.string("direction", transfer.direction.rawValue, into: &out)
@@ -742,7 +675,7 @@ enum ThroughputJSON {
   static func appendSeries(_ series: TransferSeries, file: String?, tagged: Bool, into out: inout OutputBuffer) {
     var k = begin("series", file, tagged, into: &out)
     k.key("conn", into: &out)
-    appendConn(series.conn, peerName: nil, into: &out)
+    out.appendConnJSON(series.conn, peerName: series.peerName)
     appendSubject(&k, series.operation, series.subject, into: &out)
     k.string("op", series.operation.rawValue, into: &out)
     k.string("direction", series.direction.rawValue, into: &out)
@@ -764,7 +697,7 @@ enum ThroughputJSON {
   static func appendFinding(_ finding: PlatformFinding, file: String?, tagged: Bool, into out: inout OutputBuffer) {
     var k = begin("finding", file, tagged, into: &out)
     k.key("conn", into: &out)
-    appendConn(finding.conn, peerName: nil, into: &out)
+    out.appendConnJSON(finding.conn, peerName: finding.peerName)
     k.integer("frame", finding.at.frame, into: &out)
     k.key("ts", into: &out)
     JSONRecord.appendSeconds(finding.at.timestamp, into: &out)
@@ -772,7 +705,7 @@ enum ThroughputJSON {
     case .appleParameterRequest(let request, let broken, let byLocal):
       k.string("rule", "ios_connection_parameters", into: &out)
       k.string("severity", "warning", into: &out)
-      k.key("request", into: &out)
+      k.key("parameter_request", into: &out)
       var r = JSONKeys()
       out.append("{")
       r.milliseconds("interval_min_ms", request.intervalMin.microseconds, into: &out)
@@ -794,7 +727,7 @@ enum ThroughputJSON {
     case .androidPriority(let interval, let band):
       k.string("rule", "android_connection_priority", into: &out)
       k.string("severity", "info", into: &out)
-      k.key("request", into: &out)
+      k.key("parameter_request", into: &out)
       out.append("null")
       k.key("broken", into: &out)
       out.append("[]")

@@ -46,11 +46,10 @@ struct ThroughputCommand: ParsableCommand {
     var renderer = ThroughputRenderer(format: format, multipleFiles: files.count > 1)
     var inputs = CaptureInputs(files)
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.throughput(of: opened.source, label: path).throughput
-    } render: { path, opened, report, out in
-      let source = opened.source
-      renderer.render(
-        .init(path: path, format: source.formatDescription, damage: source.damage), report, into: &out)
+      let read = context.throughput(of: opened.source, label: path)
+      return (CaptureInfo(file: path, source: opened.source, summary: read.summary), read.throughput)
+    } render: { _, _, read, out in
+      renderer.render(read.0, read.1, into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

@@ -60,7 +60,8 @@ struct TimelineCommand: ParsableCommand {
     var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
-    try inputs.forEachInParallel(into: &out) { path, opened, _ -> (read: (timeline: Timeline, summary: CaptureSummary), throughput: ThroughputReport?) in
+    try inputs.forEachInParallel(into: &out) {
+      path, opened, _ -> (read: (timeline: Timeline, summary: CaptureSummary), throughput: ThroughputReport?) in
       guard verdicts else { return (context.timeline(of: opened.source, label: path), nil) }
       let analyzed = context.throughput(of: opened.source, label: path)
       return ((analyzed.timeline, analyzed.summary), analyzed.throughput)

@@ -106,9 +106,6 @@ public struct ThroughputBuilder {
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     let at = FrameTime(record)
-    report.records += 1
-    if report.firstTimestamp == nil { report.firstTimestamp = at.timestamp }
-    report.lastTimestamp = at.timestamp
     lastSent = nil
     if let conn = analyzed.conn {
       if connections[conn.id] == nil { connections[conn.id] = ConnectionState(ref: conn) }
@@ -156,6 +153,7 @@ public struct ThroughputBuilder {
       ($0.first.frame, $0.conn.id, $0.subject.handle) < ($1.first.frame, $1.conn.id, $1.subject.handle)
     }
     report.series = Self.series(of: report.transfers, shortRuns: shortRuns)
+    for i in report.findings.indices { report.findings[i].peerName = connections[report.findings[i].conn.id]?.peerName }
     connections = [:]
     return report
   }
@@ -448,7 +446,7 @@ public struct ThroughputBuilder {
       let first = group[0]
       let last = group[group.count - 1]
       var series = TransferSeries(
-        conn: first.conn, operation: first.operation, direction: first.direction, subject: first.subject,
+        conn: first.conn, peerName: first.peerName, operation: first.operation, direction: first.direction, subject: first.subject,
         transferCount: group.count, runCount: group.count + (short?.runs ?? 0), first: first.first, last: last.last,
         payloadBytes: group.reduce(short?.payloadBytes ?? 0) { $0 + $1.payloadBytes },
         pduCount: group.reduce(short?.pduCount ?? 0) { $0 + $1.pduCount },

@@ -206,6 +206,7 @@ public struct Transfer: Hashable, Sendable {
 /// to be transfers count in the totals.
 public struct TransferSeries: Hashable, Sendable {
   public var conn: ConnectionRef
+  public var peerName: String?
   public var operation: PayloadOperation
   public var direction: PayloadDirection
   public var subject: TransferSubject
@@ -251,13 +252,11 @@ public struct PlatformFinding: Hashable, Sendable {
   public var conn: ConnectionRef
   public var at: FrameTime
   public var kind: Kind
+  public var peerName: String? = nil
 }
 
 /// Every transfer of a capture, with its series and the platform findings.
 public struct ThroughputReport: Sendable {
-  public var records = 0
-  public var firstTimestamp: Int64?
-  public var lastTimestamp: Int64?
   public var transfers: [Transfer] = []
   public var series: [TransferSeries] = []
   public var findings: [PlatformFinding] = []

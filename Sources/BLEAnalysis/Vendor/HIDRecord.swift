@@ -79,7 +79,9 @@ public struct HIDRecord: Sendable {
         },
         VendorField("map.length", "Report Map Length", .integer, of: p, r) { .int($0.mapLength) },
         VendorField("map.items", "Report Map Items", .integer, of: p, map) { .int($0.items.count) },
-        VendorField("map.report_descriptions", "Reports", .strings, as: "map.report", of: p, map) { .list(reportSummary($0)) },
+        VendorField("map.report_descriptions", "Reports", .strings, as: "map.report", of: p, map) {
+          .list(reportSummary($0))
+        },
         VendorField("map.item_list", "Items", .strings, as: "map.item", of: p, map) { .list($0.items.map(itemText)) },
         VendorField("bcd_hid", "bcdHID", .string, of: p, s) { service in
           guard case .information(let bcd, _, _) = service else { return nil }
