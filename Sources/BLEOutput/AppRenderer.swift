@@ -35,6 +35,7 @@ public struct AppRenderer {
     into out: inout OutputBuffer
   ) {
     captures.append(capture)
+    let story = api == .android ? story.onePerDiscovery() : story
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
@@ -109,7 +110,9 @@ struct AppText {
     // Connections in the order they began; attempts that made none go with their peer's line.
     var order: [(key: Int, calls: [AppCall])] = []
     var index: [Int: Int] = [:]
-    for call in story.calls where call.kind != .scan {
+    // The stack's own calls that belong to no connection: one section of their own.
+    let stack = story.calls.filter { $0.origin == .system && $0.conn == nil && $0.kind != .scan }
+    for call in story.calls where call.kind != .scan && !(call.origin == .system && call.conn == nil) {
       let key = call.conn?.id ?? -(call.start.frame)
       if let i = index[key] {
         order[i].calls.append(call)
@@ -118,7 +121,7 @@ struct AppText {
         order.append((key, [call]))
       }
     }
-    if order.isEmpty, scans.isEmpty { out.append("no app calls in the capture\n") }
+    if order.isEmpty, scans.isEmpty, stack.isEmpty { out.append("no app calls in the capture\n") }
     let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
     for (key, calls) in order {
       let first = calls[0]
@@ -134,6 +137,11 @@ struct AppText {
       var i = 0
       while i < calls.count {
         let call = calls[i]
+        if call.origin == .system {
+          appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
+          i += 1
+          continue
+        }
         // Calls of one kind on one attribute in a row, with the same result: one line (a
         // burst of writes without response with its rate and buffer stalls).
         var j = i + 1
@@ -168,6 +176,11 @@ struct AppText {
       }
       out.append("\n")
     }
+    if !stack.isEmpty {
+      out.append("Stack (not the app's calls)\n")
+      for call in stack { appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out) }
+      out.append("\n")
+    }
   }
 
   private func prefix(step: Int?, at: FrameTime, start: Int64, into out: inout OutputBuffer) {
@@ -184,6 +197,8 @@ struct AppText {
 
   func name(_ call: AppCall) -> String {
     guard let row = AppPlatform.row(call.kind, mode: call.mode) else { return call.kind.rawValue }
+    // The stack's own calls have no app method: the GATT procedure's name.
+    let api = call.origin == .system ? .gatt : api
     let (call_, callback) =
       switch api {
       case .gatt: (row.gatt, row.gatt)
@@ -195,7 +210,9 @@ struct AppText {
   }
 
   func callback(_ call: AppCall) -> String? {
-    guard !call.kind.isEvent, let row = AppPlatform.row(call.kind, mode: call.mode) else { return nil }
+    guard !call.kind.isEvent, call.origin == .app, let row = AppPlatform.row(call.kind, mode: call.mode) else {
+      return nil
+    }
     // CoreBluetooth calls no delegate method for a connect the app cancelled.
     if call.kind == .connect, call.outcome == "cancelled", api == .corebluetooth { return nil }
     switch api {
@@ -212,18 +229,37 @@ struct AppText {
     _ call: AppCall, step: Int?, start: Int64, appDisconnected: Set<Int>, into out: inout OutputBuffer
   ) {
     prefix(step: step, at: call.start, start: start, into: &out)
+    if call.origin == .system { out.append("stack: ") }
     if !call.byLocal { out.append("peer's client: ") }
     out.append(string: name(call))
     if let object = call.object, call.kind != .scan { out.append(string: " " + object) }
     var details: [String] = []
     switch call.kind {
-    case .connect:
-      if let peer = call.peerAddress ?? call.conn?.peer { details.append("to \(peer)") }
+    case .connect, .backgroundConnect:
+      if let peer = call.peerAddress ?? call.conn?.peer {
+        details.append("to \(peer)" + (call.peerName.map { " (\($0))" } ?? ""))
+      } else if call.kind == .backgroundConnect {
+        details.append("to the devices in the list before the capture")
+      }
+      if call.autoConnect == true { details.append("auto connect") }
+      if call.kind == .backgroundConnect {
+        let creates = call.requests.count - (call.systemReason == "background_connect" ? 1 : 0)
+        details.append("\(creates) Create Connection" + (creates == 1 ? "" : "s"))
+        details.append(
+          call.finished
+            ? (call.outcome ?? "") + " after " + Milliseconds.text(call.durationMicroseconds)
+            : "still waiting when the capture ended")
+      }
     case .requestMTU:
       if let requested = call.requestedMTU { details.append("asked \(requested)") }
       if let mtu = call.mtu { details.append("ATT_MTU \(mtu)") }
     case .discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded:
-      if let found = call.found { details.append("\(found) found") }
+      if let found = call.found {
+        var text = "\(found) found"
+        if let count = call.characteristicCount { text += ", \(count) characteristic" + (count == 1 ? "" : "s") }
+        if let count = call.descriptorCount { text += ", \(count) descriptor" + (count == 1 ? "" : "s") }
+        details.append(text)
+      }
     case .read, .write:
       if let mode = call.mode, call.kind == .write || mode != "short" { details.append(mode.replacing("_", with: " ")) }
       if let length = call.length { details.append("\(length) byte" + (length == 1 ? "" : "s")) }
@@ -456,6 +492,7 @@ struct AppText {
   private func appendMilestones(
     _ calls: [AppCall], scans: [AppCall], connects: [AppCall], into out: inout OutputBuffer
   ) {
+    let calls = calls.filter { $0.origin == .app }
     guard let connect = calls.first(where: { $0.kind == .connect && $0.ok }) else { return }
     let connected = connect.end
     var parts: [String] = []
@@ -499,6 +536,7 @@ enum AppJSON {
       out.append("null")
     }
     k.string("client", call.byLocal ? "local" : "remote", into: &out)
+    k.string("origin", call.origin.rawValue, into: &out)
     k.integer("attr_handle", call.attrHandle, into: &out)
     if call.kind == .setNotify { k.integer("cccd_handle", call.cccdHandle, into: &out) }
     k.uuid("service_uuid", call.isAboutService ? call.uuid ?? call.service : call.service, into: &out)
@@ -548,12 +586,16 @@ enum AppJSON {
   }
 
   private static func extras(_ call: AppCall, _ k: inout JSONKeys, into out: inout OutputBuffer) {
+    if let reason = call.systemReason { k.string("system_reason", reason, into: &out) }
     if let peer = call.peerAddress {
       k.peer("peer", peer, type: call.peerAddressType, peerName: call.peerName, into: &out)
     }
+    if let auto = call.autoConnect { k.bool("auto_connect", auto, into: &out) }
     if let start = call.startHandle { k.integer("start_handle", start, into: &out) }
     if let end = call.endHandle { k.integer("end_handle", end, into: &out) }
     if let found = call.found { k.integer("found", found, into: &out) }
+    if let count = call.characteristicCount { k.integer("characteristic_count", count, into: &out) }
+    if let count = call.descriptorCount { k.integer("descriptor_count", count, into: &out) }
     if let length = call.length { k.integer("length", length, into: &out) }
     if let requested = call.requestedMTU { k.integer("requested_mtu", requested, into: &out) }
     if let mtu = call.mtu { k.integer("mtu", mtu, into: &out) }

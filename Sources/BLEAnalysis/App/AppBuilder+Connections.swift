@@ -8,7 +8,8 @@ extension AppBuilder {
     var byID: [Int: ConnectionTimeline] = [:]
     for connection in timeline.connections { byID[connection.ref.id] = connection }
     var lastCreate: [DeviceAddress: FrameTime] = [:]
-    for attempt in timeline.attempts {
+    // Attempts through the Filter Accept List are told per device, by its spans in the list.
+    for attempt in timeline.attempts where !(attempt.isLE && attempt.peer == nil) {
       let connection = attempt.connection.flatMap { byID[$0] }
       var call = AppCall(
         kind: .connect, conn: connection?.ref, start: attempt.create, end: attempt.result ?? attempt.create)
@@ -16,14 +17,7 @@ extension AppBuilder {
       call.responses = attempt.result.map { [$0.frame] } ?? []
       switch attempt.outcome {
       case .connected:
-        call.outcome = "connected"
-        if let disconnect = connection?.disconnect, disconnect.initiator == .failedToEstablish {
-          call.outcome = "failed"
-          call.ok = false
-          call.error.hci = disconnect.reason
-          call.end = disconnect.complete
-          call.responses.append(disconnect.complete.frame)
-        }
+        Self.connected(&call, connection)
       case .cancelled, .failed, .timedOut:
         call.outcome = attempt.outcome == .timedOut ? "timeout" : attempt.outcome.rawValue
         call.ok = false
@@ -39,6 +33,13 @@ extension AppBuilder {
       call.peerName = attempt.peerName
       calls.append(call)
       if let peer = attempt.peer { lastCreate[peer] = max(lastCreate[peer] ?? attempt.create, attempt.create) }
+    }
+    for span in acceptList.finish() {
+      let call = acceptListCall(span, connection: span.connection.flatMap { byID[$0] })
+      calls.append(call)
+      if let create = span.creates.first, let peer = span.peer {
+        lastCreate[peer] = max(lastCreate[peer] ?? create, create)
+      }
     }
     // A scan's device was connected when a connection to it was created after the scan began.
     for i in calls.indices where calls[i].kind == .scan {
@@ -80,6 +81,54 @@ extension AppBuilder {
     }
   }
 
+  /// A connect that made `connection`: `failed` when it ended with 0x3E in its first
+  /// connection events (the timeline's failed_to_establish).
+  static func connected(_ call: inout AppCall, _ connection: ConnectionTimeline?) {
+    call.outcome = "connected"
+    guard let disconnect = connection?.disconnect, disconnect.initiator == .failedToEstablish else { return }
+    call.outcome = "failed"
+    call.ok = false
+    call.error.hci = disconnect.reason
+    call.end = disconnect.complete
+    call.responses.append(disconnect.complete.frame)
+  }
+
+  /// A device's wait in the Filter Accept List: the app's connect (direct, or
+  /// `autoConnect`), or the stack's background connection (`AcceptListConnects.role(of:)`).
+  func acceptListCall(_ span: AcceptListConnects.Span, connection: ConnectionTimeline?) -> AppCall {
+    let role = span.role
+    let end = span.connected ?? span.removed ?? span.start
+    var call = AppCall(
+      kind: role == .background ? .backgroundConnect : .connect, conn: connection?.ref, start: span.start, end: end)
+    call.requests =
+      [span.added ?? span.start].map(\.frame) + span.creates.map(\.frame).filter { $0 != span.start.frame }
+    call.responses = [span.connected, span.removed].compactMap { $0?.frame }
+    call.peerAddress = span.peer
+    call.peerAddressType = span.peerType
+    call.peerName = connection?.peerName
+    call.autoConnect = role == .background ? nil : role == .autoConnect
+    if role == .background {
+      call.origin = .system
+      call.systemReason = span.added == nil ? "background_reconnect" : "background_connect"
+    }
+    if span.connected != nil {
+      Self.connected(&call, connection)
+    } else if role == .background {
+      call.outcome = span.removed == nil ? "pending" : "removed"
+      call.finished = span.removed != nil
+    } else if let removed = span.removed {
+      call.ok = false
+      let waited = span.start.microseconds(to: removed)
+      call.outcome = waited >= AcceptListConnects.directConnectTimeout ? "timeout" : "cancelled"
+    } else {
+      call.outcome = "pending"
+      call.ok = false
+      call.error.unanswered = "end_of_capture"
+      call.finished = false
+    }
+    return call
+  }
+
   /// Fills in the UUIDs and names the databases know at the end of the capture.
   mutating func name(_ gatt: GATTTracker) {
     for i in calls.indices where calls[i].kind.isATT || calls[i].kind == .notification || calls[i].kind == .indication {
@@ -100,12 +149,21 @@ extension AppBuilder {
         }
       case .discoverServices:
         if let uuid = calls[i].uuid { calls[i].name = library.name(of: uuid) }
+      case .read where calls[i].mode == "by_uuid":
+        if let uuid = calls[i].uuid { calls[i].name = library.name(of: uuid) }
       default:
         guard calls[i].uuid == nil || calls[i].name == nil, let handle = calls[i].attrHandle,
           let found = database.lookup(handle, names: library)
         else { continue }
         if calls[i].kind == .discoverDescriptors, found.kind != .value { continue }
         Self.attribute(&calls[i], found)
+        // A CCCD written before the discovery that tells what it is (handles from a cache).
+        if calls[i].kind == .write, found.uuid == Self.cccd, let value = calls[i].written16 {
+          calls[i].kind = .setNotify
+          calls[i].cccdHandle = handle
+          calls[i].attrHandle = found.valueHandle
+          calls[i].mode = Self.cccdMode(value)
+        }
       }
     }
   }

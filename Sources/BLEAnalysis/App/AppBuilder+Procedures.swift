@@ -143,6 +143,9 @@ extension AppBuilder {
       call.kind = .write
       call.mode = opcode == 0x12 ? "with_response" : opcode == 0x52 ? "without_response" : "signed"
       call.length = att.value?.count
+      if let range = att.value, range.count == 2 {
+        call.written16 = analyzed.decoded.withPayloadBytes(record) { $0.littleEndianUInt16(at: range.start) }
+      }
       if isCCCD, let handle { Self.setNotify(&call, att, handle, record, analyzed) }
     case 0x16:
       call.kind = .write
@@ -191,14 +194,19 @@ extension AppBuilder {
     guard let range = att.value, range.count >= 2,
       let value = analyzed.decoded.withPayloadBytes(record, { $0.littleEndianUInt16(at: range.start) })
     else { return }
-    call.mode =
-      switch value {
-      case 0: "disable"
-      case 1: "notify"
-      case 2: "indicate"
-      case 3: "notify_indicate"
-      default: "0x" + hex(value)
-      }
+    call.mode = cccdMode(value)
+  }
+
+  /// set_notify's mode for a Client Characteristic Configuration value (Core 6.0, Vol 3,
+  /// Part G, 3.3.3.3).
+  static func cccdMode(_ value: UInt16) -> String {
+    switch value {
+    case 0: "disable"
+    case 1: "notify"
+    case 2: "indicate"
+    case 3: "notify_indicate"
+    default: "0x" + hex(value)
+    }
   }
 
   static func attribute(_ call: inout AppCall, _ attribute: GATTAttribute?) {

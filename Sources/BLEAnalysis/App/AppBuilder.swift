@@ -28,6 +28,7 @@ public struct AppBuilder {
   var fragmentStarts: [ReassemblyGroup: FrameTime] = [:]
   /// Where each device is in its scan's `devices`: scan call → device → index.
   var scanDevices: [Int: [ScanDeviceKey: Int]] = [:]
+  var acceptList = AcceptListConnects()
 
   struct ScanDeviceKey: Hashable {
     var address: DeviceAddress
@@ -103,6 +104,7 @@ public struct AppBuilder {
     if story.start == nil { story.start = record.timestamp.unixMicroseconds }
     let at = FrameTime(record)
     story.end = at
+    acceptList.add(record, analyzed)
     for request in analyzed.unanswered { settle(request, at) }
     if let conn = analyzed.conn {
       live[LinkKey(adapter: conn.adapter, handle: conn.handle)] = conn
@@ -148,6 +150,7 @@ public struct AppBuilder {
     }
     addConnectionCalls(timeline)
     name(gatt)
+    markSystemCalls()
     resolveRetries()
     story.connections = timeline.connections
     story.calls = calls.enumerated().sorted {

@@ -23,11 +23,14 @@ public enum AppCallKind: String, Sendable, CaseIterable {
   /// Encryption with a stored key (no pairing).
   case encrypt
   case reconnected
+  /// The stack's own wait for a device in the Filter Accept List (Android's background
+  /// connection to a bonded device, re-armed after each disconnection): not an app call.
+  case backgroundConnect = "background_connect"
 
   /// An event the app observed rather than a call it made.
   public var isEvent: Bool {
     switch self {
-    case .disconnected, .notification, .indication, .pair, .encrypt, .reconnected: true
+    case .disconnected, .notification, .indication, .pair, .encrypt, .reconnected, .backgroundConnect: true
     default: false
     }
   }
@@ -127,6 +130,13 @@ public struct AppScan: Hashable, Sendable {
   public var firstResultAddress: DeviceAddress?
 }
 
+/// Who made a call: the app, or the Bluetooth stack on its own (GATT caching, Service
+/// Changed, background connections). The stack's calls are kept out of the app's.
+public enum AppOrigin: String, Sendable {
+  case app
+  case system
+}
+
 /// One call the app made, or one event it observed, inferred from the wire.
 public struct AppCall: Sendable {
   public var kind: AppCallKind
@@ -189,6 +199,18 @@ public struct AppCall: Sendable {
   public var cachedHandles: Bool?
   /// Items the call found: services, characteristics, descriptors.
   public var found: Int?
+  /// A whole discovery as one call (`AppStory.onePerDiscovery`): the characteristics and
+  /// descriptors found after the services.
+  public var characteristicCount: Int?
+  public var descriptorCount: Int?
+  /// connect: `connectGatt(autoConnect: true)`: a wait in the Filter Accept List with no
+  /// timeout, not a direct connect; nil when the capture cannot tell.
+  public var autoConnect: Bool?
+  /// Who made it: the app, or the stack on its own (`systemReason` says why).
+  public var origin = AppOrigin.app
+  public var systemReason: String?
+  /// A 2-octet value written: a CCCD value, when discovery later shows the handle is one.
+  var written16: UInt16?
 
   public init(kind: AppCallKind, conn: ConnectionRef?, start: FrameTime, end: FrameTime) {
     self.kind = kind

@@ -203,6 +203,11 @@ public enum AppPlatform {
       kind: .reconnected, gatt: "Reconnection",
       coreBluetooth: ("connect(_:options:)", "centralManager(_:didConnect:)"),
       android: ("connectGatt (autoConnect)", "onConnectionStateChange(gatt, 0, STATE_CONNECTED)")),
+    // Not an app's call: the stack waits for a bonded or autoConnect device in the Filter
+    // Accept List on its own (Core 6.0, Vol 6, Part B, 4.3.1).
+    .init(
+      kind: .backgroundConnect, gatt: "Background connection (Filter Accept List)",
+      coreBluetooth: ("(by the system)", "—"), android: ("(by the stack)", "—")),
   ]
 
   /// The row for a kind and mode.
@@ -295,10 +300,11 @@ public enum AppPlatform {
   public static func android(connect outcome: String, status: UInt8?) -> AppPlatformError? {
     switch outcome {
     case "failed" where status == 0x3E: return android(disconnect: 0x3E, appDisconnected: false)
-    case "cancelled", "timeout":
+    // An app's own cancel (disconnect() or close() before connecting) gets no callback.
+    case "cancelled": return nil
+    case "timeout":
       // [AG] GATT_CONNECTION_TIMEOUT (147) from API 35 when the stack's direct-connect timer
-      // gives up; before API 35 that was GATT_ERROR (133). An app's own cancel (disconnect()
-      // before connecting) gets no callback.
+      // gives up; before API 35 that was GATT_ERROR (133).
       return AppPlatformError(
         147, "GATT_CONNECTION_TIMEOUT", alternatives: [133], note: "133 (GATT_ERROR) before API 35")
     case "failed": return AppPlatformError(133, "GATT_ERROR")  // [AOSP] GATT_ERROR 0x85
