@@ -40,7 +40,7 @@ struct FirstStepsTests {
       #expect(row[3] == "\(att["opcode"] as? Int ?? -1)")
       #expect(row[4] == ((att["handle"] as? Int).map { "\($0)" } ?? ""))
       #expect(row[5] == (att["value"] as? String ?? ""))
-      #expect(row[6] == (conn["peer"] as? String ?? ""))
+      #expect(row[6] == ((conn["peer"] as? [String: Any])?["address"] as? String ?? ""))
     }
   }
 

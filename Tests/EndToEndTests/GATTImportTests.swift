@@ -61,7 +61,7 @@ struct GATTImportTests {
     recordLines(stdout).compactMap { line in
       guard let frame = Int(line.frame), frame > after, line.object["att"] != nil,
         let conn = line.object["conn"] as? [String: Any], let handle = conn["handle"] as? Int,
-        let peer = conn["peer"] as? String
+        let peer = (conn["peer"] as? [String: Any])?["address"] as? String
       else { return nil }
       return (handle, peer)
     }
