@@ -52,7 +52,8 @@ public struct AppRenderer {
       for call in story.calls {
         if format == .json, written > 0 { out.append(",") }
         AppJSON.append(
-          call, api: api, appDisconnected: disconnectedByApp, peerNames: peerNames, file: file, into: &out)
+          call, api: api, appDisconnected: disconnectedByApp, peerNames: peerNames, file: file,
+          appLog: story.hasAppLog, into: &out)
         if format == .ndjson { out.append("\n") }
         written += 1
       }
@@ -309,8 +310,14 @@ struct AppText {
       case false?: details.append("rediscovered")
       default: break
       }
-    case .scan:
+    case .scan, .refresh:
       break
+    }
+    if call.kind == .connect, let status = call.error.registerStatus {
+      details.append("registerApp() failed with status \(status): no Create Connection")
+    }
+    if call.kind == .connect, call.outcome == "duplicate_pending" {
+      details.append("another client of the app already waits for this device: no new Create Connection")
     }
     if !details.isEmpty { out.append(string: ": " + details.joined(separator: ", ")) }
     if !call.kind.isEvent || !call.ok || call.kind == .disconnected {
@@ -321,9 +328,18 @@ struct AppText {
     if !call.kind.isEvent || call.kind == .pair || call.kind == .encrypt, let duration = call.duration {
       out.append(string: " in " + Milliseconds.text(duration))
     }
-    let frames = call.frames
-    out.append(string: frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
+    if call.appOnly {
+      out.append(" (app log only)")
+    } else {
+      let frames = call.frames
+      out.append(string: frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
+    }
     out.append("\n")
+    for line in call.appLog {
+      out.append("                    log +")
+      out.append(string: fixedPointText(line.timestamp - start, scale: 1_000_000, digits: 6))
+      out.append(string: " line \(line.line): " + line.text + "\n")
+    }
   }
 
   /// Why a call got no answer: ` (disconnected)`, ` (capture ended 1.234 ms later)`…
@@ -523,7 +539,7 @@ struct AppText {
 enum AppJSON {
   static func append(
     _ call: AppCall, api: AppAPI, appDisconnected: Set<Int>, peerNames: [Int: String], file: String?,
-    into out: inout OutputBuffer
+    appLog: Bool = false, into out: inout OutputBuffer
   ) {
     var k = JSONKeys()
     out.append("{")
@@ -572,7 +588,7 @@ enum AppJSON {
     if call.finished { JSONRecord.appendSeconds(call.end.timestamp, into: &out) } else { out.append("null") }
     k.milliseconds("duration_ms", call.duration, into: &out)
     k.key("frames", into: &out)
-    out.append(string: "[\(call.frames.first),\(call.frames.last)]")
+    out.append(string: call.appOnly ? "null" : "[\(call.frames.first),\(call.frames.last)]")
     k.key("requests", into: &out)
     out.append(string: "[" + call.requests.map(String.init).joined(separator: ",") + "]")
     k.key("responses", into: &out)
@@ -582,11 +598,28 @@ enum AppJSON {
       k.string("api_callback", api == .android ? row.android.callback : row.coreBluetooth.callback, into: &out)
     }
     extras(call, &k, into: &out)
+    if appLog {
+      k.string("source", call.source, into: &out)
+      k.key("app_log", into: &out)
+      out.append("[")
+      for (n, line) in call.appLog.enumerated() {
+        if n > 0 { out.append(",") }
+        var l = JSONKeys()
+        out.append("{")
+        l.integer("line", line.line, into: &out)
+        l.key("ts", into: &out)
+        JSONRecord.appendSeconds(line.timestamp, into: &out)
+        l.string("text", line.text, into: &out)
+        out.append("}")
+      }
+      out.append("]")
+    }
     out.append("}")
   }
 
   private static func extras(_ call: AppCall, _ k: inout JSONKeys, into out: inout OutputBuffer) {
     if let reason = call.systemReason { k.string("system_reason", reason, into: &out) }
+    if let status = call.error.registerStatus { k.integer("register_status", status, into: &out) }
     if let peer = call.peerAddress {
       k.peer("peer", peer, type: call.peerAddressType, peerName: call.peerName, into: &out)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BLEAnalysis
 import BLECapture
+import BLEDissect
 import BLEOutput
 
 extension AppAPI: ExpressibleByArgument {}
@@ -54,7 +55,11 @@ struct AppCommand: ParsableCommand {
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      context.app(of: opened.source, label: path, throughput: verdicts)
+      // A bugreport's own log: the app's lines beside its calls.
+      let phone = opened.source.formatDescription.hasPrefix("Android bugreport") ? try? PhoneLog.open(path).log : nil
+      var analyzed = context.app(of: opened.source, label: path, throughput: verdicts, anchors: phone != nil)
+      if let phone { AppLogMatcher.attach(phone, anchors: analyzed.anchors, to: &analyzed.story) }
+      return analyzed
     } render: { path, opened, analyzed, out in
       let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.summary)
       renderer.render(path: path, analyzed.story, capture: capture, throughput: analyzed.throughput, into: &out)
@@ -69,18 +74,21 @@ struct AppCommand: ParsableCommand {
 extension TimelineContext {
   /// Reads every record of `source` through the analysis, the timeline and the app builder
   /// (and the throughput builder with `throughput`).
-  func app(of source: any RecordSource, label: String, throughput: Bool = false) -> (
-    story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?
+  /// With `anchors`, also the packets a phone's log lines up with (`LogClock`).
+  func app(of source: any RecordSource, label: String, throughput: Bool = false, anchors: Bool = false) -> (
+    story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?, anchors: [LogClock.Anchor]
   ) {
     var app = AppBuilder()
     var transfers = throughput ? ThroughputBuilder() : nil
+    var collector = anchors ? LogClock.AnchorCollector() : nil
     let analyzed = analyze(source, label: label) { record, analyzed in
       app.add(record, analyzed)
       transfers?.add(record, analyzed)
+      collector?.add(record)
     }
     return (
       app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), analyzed.summary,
-      transfers?.finish()
+      transfers?.finish(), collector?.anchors ?? []
     )
   }
 }

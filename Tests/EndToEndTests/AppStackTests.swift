@@ -81,3 +81,22 @@ struct AppStackTests {
     #expect(!calls.contains { $0["call"] as? String == "connect" && $0["result"] as? String == "error" })
   }
 }
+
+/// "cached handles" only when no discovery follows on the connection.
+@Suite("app: cached handles")
+struct AppCachedHandlesTests {
+  @Test(
+    "a reconnection that discovers again, after the stack's CCCD write from its cache, rediscovered",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"),
+    arguments: [
+      ("real/bluethooth_light_controll__btsnoop_hci.btsnoop", false),
+      ("synthetic/ios-central.btsnoop", true),
+    ])
+  func cachedHandles(_ path: String, _ cached: Bool) throws {
+    let reconnections = try AppStackTests.calls(path).filter { $0["call"] as? String == "reconnected" }
+    #expect(!reconnections.isEmpty)
+    // A reconnection that used no handle and discovered nothing says neither (null).
+    let said = reconnections.compactMap { $0["cached_handles"] as? Bool }
+    #expect(!said.isEmpty && said.allSatisfy { $0 == cached }, "\(path): \(said)")
+  }
+}

@@ -73,8 +73,11 @@ extension AppBuilder {
         event.responses = [complete.frame]
         event.previousConn = connection.ref.id
         event.gap = gap
-        if let link = links[next], let use = link.firstHandleUse {
-          event.cachedHandles = link.firstDiscovery.map { use < $0 } ?? true
+        // Cached handles: the client used handles it knew and discovered nothing on the
+        // connection (a discovery after a first write, such as the stack's Service Changed
+        // CCCD write from its cache, is a rediscovery).
+        if let link = links[next], link.firstHandleUse != nil || link.firstDiscovery != nil {
+          event.cachedHandles = link.firstDiscovery == nil
         }
         calls.append(event)
       }

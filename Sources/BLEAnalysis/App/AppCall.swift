@@ -26,6 +26,8 @@ public enum AppCallKind: String, Sendable, CaseIterable {
   /// The stack's own wait for a device in the Filter Accept List (Android's background
   /// connection to a bonded device, re-armed after each disconnection): not an app call.
   case backgroundConnect = "background_connect"
+  /// `BluetoothGatt.refresh()`: clears the stack's GATT cache; only the app's log shows it.
+  case refresh
 
   /// An event the app observed rather than a call it made.
   public var isEvent: Bool {
@@ -53,6 +55,9 @@ public struct AppError: Hashable, Sendable {
   public var att: UInt8?
   /// No answer: `timeout` (30 s), `disconnected`, `superseded`, `end_of_capture`.
   public var unanswered: String?
+  /// A connect whose `registerApp()` failed (`onClientRegistered() - status=257`: the
+  /// stack's client table is full).
+  public var registerStatus: Int?
 
   public init(hci: UInt8? = nil, att: UInt8? = nil, unanswered: String? = nil) {
     self.hci = hci
@@ -128,6 +133,20 @@ public struct AppScan: Hashable, Sendable {
   public var results = 0
   public var firstResult: FrameTime?
   public var firstResultAddress: DeviceAddress?
+}
+
+/// A line of the app's own log, on the capture's clock.
+public struct AppLogLine: Hashable, Sendable {
+  /// The line number in the bugreport's text.
+  public var line: Int
+  public var timestamp: Int64
+  public var text: String
+
+  public init(line: Int, timestamp: Int64, text: String) {
+    self.line = line
+    self.timestamp = timestamp
+    self.text = text
+  }
 }
 
 /// Who made a call: the app, or the Bluetooth stack on its own (GATT caching, Service
@@ -209,6 +228,12 @@ public struct AppCall: Sendable {
   /// Who made it: the app, or the stack on its own (`systemReason` says why).
   public var origin = AppOrigin.app
   public var systemReason: String?
+  /// The app's own log lines behind the call (a bugreport's logcat), on the capture's
+  /// clock; and whether only the log shows the call (nothing of it reached the wire).
+  public var appLog: [AppLogLine] = []
+  public var appOnly = false
+  /// `wire`, `app_log` or `both`: what shows the call.
+  public var source: String { appOnly ? "app_log" : appLog.isEmpty ? "wire" : "both" }
   /// A 2-octet value written: a CCCD value, when discovery later shows the handle is one.
   var written16: UInt16?
 
@@ -237,6 +262,8 @@ public struct AppStory: Sendable {
   public var end: FrameTime?
   public var calls: [AppCall] = []
   public var connections: [ConnectionTimeline] = []
+  /// The capture came with the app's log (a bugreport): calls say what shows them.
+  public var hasAppLog = false
 
   public init() {}
 }

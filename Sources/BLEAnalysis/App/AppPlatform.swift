@@ -203,6 +203,10 @@ public enum AppPlatform {
       kind: .reconnected, gatt: "Reconnection",
       coreBluetooth: ("connect(_:options:)", "centralManager(_:didConnect:)"),
       android: ("connectGatt (autoConnect)", "onConnectionStateChange(gatt, 0, STATE_CONNECTED)")),
+    // [AG] BluetoothGatt.refresh() is hidden (called by reflection); it sends nothing.
+    .init(
+      kind: .refresh, gatt: "Clear the GATT cache", coreBluetooth: ("—", "—"),
+      android: ("BluetoothGatt.refresh() (hidden)", "—")),
     // Not an app's call: the stack waits for a bonded or autoConnect device in the Filter
     // Accept List on its own (Core 6.0, Vol 6, Part B, 4.3.1).
     .init(
@@ -302,6 +306,8 @@ public enum AppPlatform {
     case "failed" where status == 0x3E: return android(disconnect: 0x3E, appDisconnected: false)
     // An app's own cancel (disconnect() or close() before connecting) gets no callback.
     case "cancelled": return nil
+    // [AG] GATT_FAILURE (257): registerApp() failed, the stack's client table is full.
+    case "register_failed": return AppPlatformError(257, "GATT_FAILURE")
     case "timeout":
       // [AG] GATT_CONNECTION_TIMEOUT (147) from API 35 when the stack's direct-connect timer
       // gives up; before API 35 that was GATT_ERROR (133).

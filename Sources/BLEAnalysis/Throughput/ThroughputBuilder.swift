@@ -446,7 +446,8 @@ public struct ThroughputBuilder {
       let first = group[0]
       let last = group[group.count - 1]
       var series = TransferSeries(
-        conn: first.conn, peerName: first.peerName, operation: first.operation, direction: first.direction, subject: first.subject,
+        conn: first.conn, peerName: first.peerName, operation: first.operation, direction: first.direction,
+        subject: first.subject,
         transferCount: group.count, runCount: group.count + (short?.runs ?? 0), first: first.first, last: last.last,
         payloadBytes: group.reduce(short?.payloadBytes ?? 0) { $0 + $1.payloadBytes },
         pduCount: group.reduce(short?.pduCount ?? 0) { $0 + $1.pduCount },

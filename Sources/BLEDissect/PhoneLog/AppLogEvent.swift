@@ -8,11 +8,14 @@ public struct AppLogEvent: Hashable, Sendable {
   public var kind: Kind
   /// The name of the table row that recognised it (`connect`, `onSearchComplete`…).
   public var recognizer: String
+  /// Whose process wrote it.
+  public var side: Side
 
-  public init(line: LogcatLine, kind: Kind, recognizer: String) {
+  public init(line: LogcatLine, kind: Kind, recognizer: String, side: Side = .app) {
     self.line = line
     self.kind = kind
     self.recognizer = recognizer
+    self.side = side
   }
 
   /// Who writes the line: the app's process (the framework classes it calls), or the

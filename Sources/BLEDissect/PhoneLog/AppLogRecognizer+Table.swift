@@ -25,7 +25,7 @@ public struct AppLogRecognizer: Sendable {
     guard tags.contains(line.tag), line.message.hasPrefix(prefix),
       let kind = parse(LogFields(line.message.dropFirst(prefix.count)))
     else { return nil }
-    return AppLogEvent(line: line, kind: kind, recognizer: name)
+    return AppLogEvent(line: line, kind: kind, recognizer: name, side: side)
   }
 
   /// The first row that recognises `line`.
