@@ -43,7 +43,7 @@ public struct AppRenderer {
         out.append(string: file)
         out.append("\n")
       }
-      AppText(api: api, verbose: verbose, throughput: throughput).append(story, into: &out)
+      AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &out)
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
       var peerNames: [Int: String] = [:]
@@ -94,6 +94,8 @@ struct AppText {
   let api: AppAPI
   let verbose: Bool
   var throughput: ThroughputReport? = nil
+  /// The capture's last record: how long an unanswered call waited.
+  var captureEnd: FrameTime? = nil
 
   func append(_ story: AppStory, into out: inout OutputBuffer) {
     let start = story.start ?? 0
@@ -280,12 +282,24 @@ struct AppText {
       if let callback = callback(call) { out.append(string: callback + " ") }
       out.append(string: result(call, appDisconnected: appDisconnected.contains(call.conn?.id ?? -1)))
     }
-    if !call.kind.isEvent || call.kind == .pair || call.kind == .encrypt {
-      out.append(string: " in " + Milliseconds.text(call.durationMicroseconds))
+    if !call.kind.isEvent || call.kind == .pair || call.kind == .encrypt, let duration = call.duration {
+      out.append(string: " in " + Milliseconds.text(duration))
     }
     let frames = call.frames
     out.append(string: frames.first == frames.last ? " (#\(frames.first))" : " (#\(frames.first)–#\(frames.last))")
     out.append("\n")
+  }
+
+  /// Why a call got no answer: ` (disconnected)`, ` (capture ended 1.234 ms later)`…
+  static func unanswered(_ reason: String, _ call: AppCall, end: FrameTime?) -> String {
+    switch reason {
+    case "timeout": return " (ATT transaction timeout)"
+    case "superseded": return " (another request replaced it)"
+    case "end_of_capture":
+      guard let end else { return " (capture ended)" }
+      return " (capture ended " + Milliseconds.text(call.end.microseconds(to: end)) + " later)"
+    default: return " (" + reason.replacing("_", with: " ") + ")"
+    }
   }
 
   /// `ok`, `error 0x0F Insufficient Encryption (CBATTError.insufficientEncryption 15)`…
@@ -310,7 +324,9 @@ struct AppText {
       text += " " + name + (name.contains("0x") ? "" : " (0x" + hex(att) + ")")
     }
     if let hci = call.error.hci { text += " " + HCIStatusCode(rawValue: hci).name + " (0x" + hex(hci) + ")" }
-    if let unanswered = call.error.unanswered { text += ": no answer (" + unanswered.replacing("_", with: " ") + ")" }
+    if let unanswered = call.error.unanswered {
+      text += ": no answer" + Self.unanswered(unanswered, call, end: captureEnd)
+    }
     let platform = api == .android ? errors.android : api == .corebluetooth ? errors.coreBluetooth : nil
     if let platform {
       text +=
@@ -496,8 +512,8 @@ enum AppJSON {
     k.key("start_ts", into: &out)
     JSONRecord.appendSeconds(call.start.timestamp, into: &out)
     k.key("end_ts", into: &out)
-    JSONRecord.appendSeconds(call.end.timestamp, into: &out)
-    k.milliseconds("duration_ms", call.durationMicroseconds, into: &out)
+    if call.finished { JSONRecord.appendSeconds(call.end.timestamp, into: &out) } else { out.append("null") }
+    k.milliseconds("duration_ms", call.duration, into: &out)
     k.key("frames", into: &out)
     out.append(string: "[\(call.frames.first),\(call.frames.last)]")
     k.key("requests", into: &out)

@@ -21,7 +21,8 @@ struct TimelineOptions: ParsableArguments {
         Each side is a characteristic UUID (ff02, 2a39, or 128-bit) or a handle with 0x \
         (0x0031). A write the rule names is answered by the first notification or \
         indication of the other side, even on the same characteristic; other writes by the \
-        first on another characteristic of their service.
+        first on another characteristic of their service. Either way the answer comes at \
+        least one connection interval after the write (the next connection event).
         """, valueName: "write:notify"))
   var pairs: [String] = []
 

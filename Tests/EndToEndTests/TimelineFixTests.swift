@@ -82,4 +82,39 @@ struct TimelineFixTests {
       }
     }
   }
+
+  /// On AndroidPad (25 ms and 48.75 ms intervals) notifications 0.28–0.59 ms after a write
+  /// were paired with it before; no peer can answer before the next connection event.
+  @Test(
+    "a write→notify pair needs an answer at least one connection interval after the write",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"),
+    arguments: [
+      "AndroidPad__btsnoop_hci.btsnoop", "blefun__btsnoop_hci.btsnoop", "horizon-74-at-ble__btsnoop_hci.btsnoop",
+    ])
+  func pairsNeedAConnectionEvent(_ name: String) throws {
+    let json = runRaw(["timeline", "--format", "json", Self.capture("real/" + name)])
+    let document = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+    // The shortest interval each connection ran with: a lower bound for its answers.
+    var shortest: [Int: Double] = [:]
+    for connection in document["connections"] as? [[String: Any]] ?? [] {
+      let intervals =
+        [connection["interval_ms"] as? Double]
+        + (connection["updates"] as? [[String: Any]] ?? []).map { $0["interval_ms"] as? Double }
+      shortest[connection["id"] as? Int ?? 0] = intervals.compactMap { $0 }.min()
+    }
+    let pairs = document["pairs"] as? [[String: Any]] ?? []
+    #expect(!pairs.isEmpty)
+    for pair in pairs {
+      let id = (pair["conn"] as? [String: Any])?["id"] as? Int ?? 0
+      let rtt = try #require(pair["rtt_ms"] as? Double)
+      if let interval = shortest[id] {
+        #expect(rtt >= interval - 1.25, "\(name) #\(pair["write_frame"] ?? 0): \(rtt) ms on \(interval) ms")
+      }
+    }
+    if name.hasPrefix("AndroidPad") {
+      // #11024's write was "answered" 0.28 ms later by a notification it crossed.
+      let early = pairs.first { $0["write_frame"] as? Int == 11024 }
+      #expect((early?["rtt_ms"] as? Double ?? 100) >= 23.75, "\(early ?? [:])")
+    }
+  }
 }

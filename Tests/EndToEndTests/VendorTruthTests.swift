@@ -78,7 +78,7 @@ struct VendorTruthTests {
   func checkMCUmgr(_ entry: [String: Any], _ ours: [String: Any], _ where_: String) {
     let truth = entry["mcumgr"] as? [String: Any] ?? [:]
     for (theirs, mine) in [
-      ("op", "op_id"), ("version", "version"), ("flags", "flags"), ("len", "length"), ("group", "group_id"),
+      ("op", "op_id"), ("version", "version"), ("flags", "flag_bits"), ("len", "length"), ("group", "group_id"),
       ("seq", "sequence"), ("id", "command_id"),
     ] {
       #expect(ours[mine] as? Int == truth[theirs] as? Int, "\(where_): \(theirs)")
@@ -149,7 +149,7 @@ struct VendorTruthTests {
       let reports = (fields["reports"] as? [[String: Any]] ?? []).map {
         "\($0["report_id"] ?? "") \($0["type"] ?? "") \($0["kind"] as? String == "keyboard_leds" ? "keyboard" : $0["kind"] ?? "") \($0["bits"] ?? "") bits"
       }
-      #expect(map?["reports"] as? [String] == reports, "\(where_): reports")
+      #expect(map?["report_descriptions"] as? [String] == reports, "\(where_): reports")
     case "report_reference":
       #expect(ours["report_id"] as? Int == fields["report_id"] as? Int, "\(where_)")
       #expect(ours["report_type"] as? String == fields["report_type"] as? String, "\(where_)")

@@ -32,6 +32,7 @@ extension AppBuilder {
         call.outcome = "pending"
         call.ok = false
         call.error.unanswered = "end_of_capture"
+        call.finished = false
       }
       call.peerAddress = attempt.peer
       call.peerAddressType = attempt.peerType

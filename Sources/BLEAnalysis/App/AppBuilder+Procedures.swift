@@ -212,6 +212,8 @@ extension AppBuilder {
   }
 
   static let cccd = BluetoothUUID(uuid16: 0x2902)
+  /// The ATT transaction timeout (Core 6.0, Vol 3, Part F, 3.3.3), µs.
+  static let attTimeout: Int64 = 30_000_000
 
   /// The UUID a Find By Type Value searches for: 2 or 16 octets, little endian.
   static func uuid(_ bytes: [UInt8]) -> BluetoothUUID? {
@@ -273,17 +275,26 @@ extension AppBuilder {
     }
   }
 
-  mutating func settle(_ request: UnansweredRequest) {
+  /// A request that got no answer, learnt at `at` (nil: at the end of the capture).
+  mutating func settle(_ request: UnansweredRequest, _ at: FrameTime?) {
     guard let i = byRequest[request.frame], calls[i].responses.isEmpty || calls[i].requests.last == request.frame
     else { return }
     calls[i].ok = false
-    calls[i].error.unanswered =
-      switch request.reason {
-      case .timeout: "timeout"
-      case .disconnected: "disconnected"
-      case .superseded: "superseded"
-      case .endOfCapture: "end_of_capture"
-      }
+    switch request.reason {
+    case .timeout:
+      // The app hears of it when the ATT transaction timer expires.
+      calls[i].error.unanswered = "timeout"
+      calls[i].end = FrameTime(frame: at?.frame ?? calls[i].end.frame, timestamp: request.timestamp + Self.attTimeout)
+    case .disconnected:
+      calls[i].error.unanswered = "disconnected"
+      if let at, calls[i].end < at { calls[i].end = at }
+    case .superseded:
+      calls[i].error.unanswered = "superseded"
+      calls[i].finished = false
+    case .endOfCapture:
+      calls[i].error.unanswered = "end_of_capture"
+      calls[i].finished = false
+    }
     for (key, client) in clients where client.open == i { clients[key]?.closed = true }
   }
 

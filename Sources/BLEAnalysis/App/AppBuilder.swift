@@ -102,7 +102,8 @@ public struct AppBuilder {
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     if story.start == nil { story.start = record.timestamp.unixMicroseconds }
     let at = FrameTime(record)
-    for request in analyzed.unanswered { settle(request) }
+    story.end = at
+    for request in analyzed.unanswered { settle(request, at) }
     if let conn = analyzed.conn {
       live[LinkKey(adapter: conn.adapter, handle: conn.handle)] = conn
       if links[conn.id] == nil { links[conn.id] = Link(ref: conn) }
@@ -134,9 +135,10 @@ public struct AppBuilder {
   /// Ends the capture: requests still waiting get no answer; connect, disconnect and
   /// reconnect come from `timeline`; handles get the names `gatt`'s databases know.
   public mutating func finish(_ unanswered: [UnansweredRequest], timeline: Timeline, gatt: GATTTracker) -> AppStory {
-    for request in unanswered { settle(request) }
+    for request in unanswered { settle(request, nil) }
     for i in calls.indices where calls[i].kind == .scan && calls[i].scan?.disable == nil {
       calls[i].outcome = "running"
+      calls[i].finished = false
     }
     // A peer's Security Request that this host neither paired on, encrypted for nor refused.
     for i in calls.indices where calls[i].kind == .pair && calls[i].ok && calls[i].security?.method == nil {
@@ -177,6 +179,7 @@ public struct AppBuilder {
       call.requests = [at.frame]
       call.ok = false
       call.error.unanswered = "end_of_capture"
+      call.finished = false
       adapters[record.adapter, default: Adapter()].pendingCommands[HCIOpcode.readRSSI.rawValue] = calls.count
       calls.append(call)
     case .enableEncryption:
@@ -210,6 +213,7 @@ public struct AppBuilder {
       let i = adapters[record.adapter]?.pendingCommands.removeValue(forKey: opcode)
     else { return }
     calls[i].end = at
+    calls[i].finished = true
     calls[i].responses.append(at.frame)
     if calls[i].kind == .scan {
       calls[i].scan?.disableComplete = at

@@ -158,6 +158,11 @@ public struct AppCall: Sendable {
   public var error = AppError()
   public var start: FrameTime
   public var end: FrameTime
+  /// Whether the call's end is known. A request whose answer never came before the capture
+  /// ended, or before another request replaced it, is unfinished: `end` is its last
+  /// request and it has no duration. (A link that went down, or the 30 s ATT timeout,
+  /// ends it: the app heard of those.)
+  public var finished = true
   /// The requests of the call (ATT requests or HCI commands) and their answers, in order.
   public var requests: [Int] = []
   public var responses: [Int] = []
@@ -193,6 +198,8 @@ public struct AppCall: Sendable {
   }
 
   public var durationMicroseconds: Int64 { start.microseconds(to: end) }
+  /// The duration, when the call finished.
+  public var duration: Int64? { finished ? durationMicroseconds : nil }
   /// The first and last frame: the first request and the last answer (events: first and last PDU).
   public var frames: (first: Int, last: Int) {
     let all = requests + responses
@@ -204,6 +211,8 @@ public struct AppCall: Sendable {
 public struct AppStory: Sendable {
   /// The first record's time: where relative times start.
   public var start: Int64?
+  /// The last record: where the capture ended.
+  public var end: FrameTime?
   public var calls: [AppCall] = []
   public var connections: [ConnectionTimeline] = []
 

@@ -221,7 +221,7 @@ public struct TimelineBuilder {
       guard let handle = att.handle else { return }
       timeline.connections[i].pairs += states[conn.id]!.pairer.notify(
         at, opcode: att.opcode.rawValue, handle: handle, direction: record.direction, attribute: analyzed.attribute,
-        conn: conn.id, window: pairWindowMicroseconds)
+        conn: conn.id, window: pairWindowMicroseconds, interval: timeline.connections[i].currentParameters?.interval)
     default:
       break
     }

@@ -54,7 +54,18 @@ public struct PairRule: Hashable, Sendable {
 /// the first one, within the window, on another characteristic of the written
 /// characteristic's service, or the one a `--pair` rule names. A later write to the
 /// same handle (or, without a rule, the same service) replaces an unanswered one.
+///
+/// An answer is one the peer could have sent after the write reached it: the write goes
+/// out at a connection event at the earliest, and the peer's answer at the next one, so
+/// a notification less than one connection interval after the write (less
+/// `jitter` for the host's timestamps) crossed it on the air and answers nothing; the
+/// write waits on. Without a known interval, any later notification can answer. This is
+/// the one home of that rule (`timeline`'s pairs, `stats`' round trips).
 struct WriteNotifyPairer {
+  /// How much earlier than one interval an answer may be stamped: the host stamps the
+  /// write when it hands it to the controller and the notification when it gets it.
+  static let jitter: Int64 = 1_250
+
   struct PendingWrite {
     var at: FrameTime
     var opcode: UInt8
@@ -89,14 +100,17 @@ struct WriteNotifyPairer {
   /// A notification or indication: the writes it answers, as pairs.
   mutating func notify(
     _ at: FrameTime, opcode: UInt8, handle: UInt16, direction: Direction?, attribute: GATTAttribute?,
-    conn: Int, window: Int64
+    conn: Int, window: Int64, interval: ConnectionInterval?
   ) -> [WriteNotifyPair] {
     guard !writes.isEmpty else { return [] }
     writes.removeAll { $0.at.microseconds(to: at) > window }
+    let earliest = (interval?.microseconds).map { $0 - Self.jitter } ?? 0
     var pairs: [WriteNotifyPair] = []
     var waiting: [PendingWrite] = []
     for write in writes {
-      guard write.direction != direction || direction == nil, answers(write, handle, attribute) else {
+      guard write.direction != direction || direction == nil, answers(write, handle, attribute),
+        write.at.microseconds(to: at) >= earliest
+      else {
         waiting.append(write)
         continue
       }
