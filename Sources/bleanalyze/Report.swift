@@ -22,7 +22,8 @@ struct ReportCommand: ParsableCommand {
       calls; milestones: scan → connected → services discovered → subscribed → first \
       notification), a sequence diagram per connection (app ↔ stack ↔ peer; the calls and \
       callbacks as `app --api` names them, durations on the arrows, errors in red and \
-      marked ✗, repeats folded with their count; open a step for its frames), SVG charts \
+      marked ✗, repeats folded with their count; open a step for its frames; at most 300 \
+      steps a connection and 1500 a capture), SVG charts \
       (ATT latency per opcode and per characteristic, connections over time, rate over \
       time per transfer, RSSI per advertiser, advertising intervals; each with a text \
       alternative and its data as a table) and sortable tables (calls, transactions, \
@@ -32,7 +33,7 @@ struct ReportCommand: ParsableCommand {
       `throughput` for the same capture. The summary carries them as data-calls, \
       data-connections, data-errors and data-advertisers; each step of the sequence \
       diagram carries data-call (the kind), data-frames (first-last) and data-count (the \
-      calls folded in it).
+      calls folded in it); a connection's data-omitted counts the calls not drawn.
 
       --redact makes the report from the capture as `redact` would write it (addresses \
       and names pseudonymised, keys removed, values not known to be safe blanked), so \
