@@ -99,7 +99,7 @@ public struct PayloadTimes: Sendable {
   private var pdus: [Key: [PDU]] = [:]
   private var held = 0
   /// PDUs kept in all; later ones are not (the rates of the transfers they belong to end early).
-  static let limit = 4_000_000
+  static let limit = 1_000_000
 
   init() {}
 

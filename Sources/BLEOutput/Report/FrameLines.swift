@@ -17,7 +17,7 @@ public final class FrameLines: @unchecked Sendable {
   let names: DissectorLibrary
   /// Lines not kept for want of room.
   public private(set) var dropped = 0
-  static let byteLimit = 128 << 20
+  static let byteLimit = 32 << 20
 
   public init(names: DissectorLibrary) {
     self.names = names

@@ -62,11 +62,13 @@ struct ReportCharts {
     _ transactions: TransactionStats, title: String, _ chart: inout ChartWriter, into out: inout OutputBuffer
   ) {
     let buckets = transactions.histogram.buckets
+    // Bucket bounds in ms without trailing zeros: `< 0.1`, `10–20`, `≥ 100000`.
+    func ms(_ microseconds: Int64) -> String { measureText(Double(microseconds) / 1000) }
     let labels = buckets.map { bucket in
       switch (bucket.lower, bucket.upper) {
-      case (nil, let upper?): "< " + Milliseconds.text(upper)
-      case (let lower?, nil): "≥ " + Milliseconds.text(lower)
-      case (let lower?, let upper?): Milliseconds.text(lower) + "–" + Milliseconds.text(upper)
+      case (nil, let upper?): "< " + ms(upper)
+      case (let lower?, nil): "≥ " + ms(lower)
+      case (let lower?, let upper?): ms(lower) + "–" + ms(upper)
       default: "all"
       }
     }
@@ -77,14 +79,14 @@ struct ReportCharts {
         + Milliseconds.text(latency.max)
     }
     desc += ". " + zip(labels, buckets).map { "\($0): \($1.count)" }.joined(separator: "; ")
-    let width = 40.0 + Double(max(buckets.count, 4)) * 34
+    let width = 46.0 + Double(max(buckets.count, 4)) * 52
     let height = 150.0
     chart.begin(
       kind: "latency", title: "Latency of " + title, desc: desc, width: width, height: height, into: &out)
     let top = Double(buckets.map(\.count).max() ?? 1)
     let plot = (x: 36.0, y: 10.0, w: width - 40, h: height - 50)
     chart.axes(plot, yLabel: "\(Int(top))", into: &out)
-    let barWidth = plot.w / Double(max(buckets.count, 1))
+    let barWidth = plot.w / Double(max(buckets.count, 4))
     for (i, bucket) in buckets.enumerated() {
       let h = plot.h * Double(bucket.count) / top
       let x = plot.x + Double(i) * barWidth + 2
