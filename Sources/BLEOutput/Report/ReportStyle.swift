@@ -64,7 +64,7 @@ enum ReportStyle {
     .dot{fill:#0b5cad;fill-opacity:.55}
     @media print{body{max-width:none;padding:0;font-size:11px}.skip,nav.sub,th button::after{display:none}\
     .lanes{position:static}.step,figure.chart,tr{break-inside:avoid}h2,h3,h4{break-after:avoid}\
-    a{color:inherit;text-decoration:none}h2{break-before:page}}
+    a{color:inherit;text-decoration:none}.capture+.capture>h2{break-before:page}}
     @page{margin:1.5cm}
     """
 
