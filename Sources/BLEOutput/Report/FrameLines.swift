@@ -49,6 +49,16 @@ public final class FrameLines: @unchecked Sendable {
     return (times[low], directions[low], Int(starts[low])..<end)
   }
 
+  /// The line of `frame` as text, without the answer `show` appends (` ← req #97 in …`),
+  /// cut to `limit` characters.
+  func text(_ frame: Int, limit: Int = 60) -> String? {
+    guard let range = line(frame)?.range else { return nil }
+    var line = text.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    if let answer = line.firstRange(of: " ← ") { line = String(line[..<answer.lowerBound]) }
+    if let end = line.firstIndex(of: "\n") { line = String(line[..<end]) }
+    return line.count > limit ? line.prefix(limit - 1) + "…" : line
+  }
+
   /// The text of a line, escaped for HTML.
   func appendHTML(_ range: Range<Int>, into out: inout OutputBuffer) {
     text.withUnsafeBytes { out.appendHTML(raw: UnsafeRawBufferPointer(rebasing: $0[range])) }

@@ -138,13 +138,12 @@ struct ReportSequence {
     } else {
       arrow("r c1", title, into: &out)
       if requests > 0 {
-        arrow("r c2", requests == 1 ? "request #\(call.requests.first ?? first)" : "\(requests) requests", into: &out)
+        arrow("r c2", wireText(call.requests, total: requests, what: "requests"), into: &out)
       }
       if answers > 0 || failed {
         arrow(
           "l b c2" + (failed ? " e" : ""),
-          answers == 0 ? "no answer" : answers == 1 ? "answer #\(call.responses.first ?? end)" : "\(answers) answers",
-          into: &out)
+          answers == 0 ? "no answer" : wireText(call.responses, total: answers, what: "answers"), into: &out)
       }
       let callback = page.words.callback(call).map { $0 + " " } ?? ""
       arrow("l b c1" + (failed ? " e" : ""), callback + result + duration, into: &out)
@@ -153,6 +152,13 @@ struct ReportSequence {
     if run.count > 1 { appendRunCalls(run, into: &out) }
     appendFrames(run, into: &out)
     out.append("</div></details></li>\n")
+  }
+
+  /// `#97 ATT Exchange MTU Request MTU 517`, or `#101 ATT Find By Type Value Request… (2 requests)`.
+  private func wireText(_ frames: [Int], total: Int, what: String) -> String {
+    guard let first = frames.first else { return "\(total) \(what)" }
+    let line = page.lines.text(first, limit: 52).map { "#\(first) " + $0 } ?? "#\(first)"
+    return total == 1 ? line : line + " (\(total) \(what))"
   }
 
   private func arrow(_ classes: String, _ text: String, into out: inout OutputBuffer) {
