@@ -56,6 +56,12 @@ struct ReportCommand: ParsableCommand {
 
   @OptionGroup var analysis: TimelineOptions
 
+  func validate() throws {
+    if redact && files.contains("-") {
+      throw ValidationError("--redact reads each capture twice (what to replace, then the report): give a file, not -")
+    }
+  }
+
   mutating func run() throws {
     let context = try analysis.context()
     let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -71,6 +77,10 @@ struct ReportCommand: ParsableCommand {
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
       context.report(of: opened.source, path: path, redact: redact)
     } render: { path, opened, made, out in
+      // Never a report of the original when it was to be redacted.
+      guard let made else {
+        throw Failure("cannot read \(path) again to redact it; the report is incomplete", status: ExitStatus.unreadable)
+      }
       let capture = CaptureInfo(file: path, source: opened.source, summary: made.summary)
       renderer.render(path: path, made.report, capture: capture, lines: made.lines, into: &out)
       guard out.flush() else { throw Failure("cannot write \(output)", status: ExitStatus.unreadable) }
@@ -85,11 +95,13 @@ extension TimelineContext {
   /// Reads `source` once (redacted first with `redact`: a survey pass finds what to
   /// replace) through the analysis, feeding every builder a report needs and keeping
   /// each record's decoded line.
+  /// Nil when `redact` and the capture cannot be opened again for the survey.
   func report(of source: any RecordSource, path: String, redact: Bool) -> (
     report: CaptureReport, lines: FrameLines, summary: CaptureSummary
-  ) {
+  )? {
     var source = source
-    if redact, let survey = try? CaptureInputs.open(path) {
+    if redact {
+      guard let survey = try? CaptureFile.open(path) else { return nil }
       let plan = RedactionSurvey.plan(of: survey, label: "surveying \(path)", .init())
       source = RedactedSource(source, plan: plan)
     }

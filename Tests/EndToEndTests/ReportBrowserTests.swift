@@ -182,4 +182,11 @@ struct ReportRedactTests {
     #expect(runRaw(["report", redacted.path, "-o", plain.path]).status == 0)
     #expect(try Self.counts(html) == Self.counts(plain))
   }
+
+  @Test("--redact reads each capture twice, so not stdin: a usage error")
+  func redactStdin() {
+    let output = execute(Paths.binary, ["report", "--redact", "-", "-o", Paths.scratchFile("report.html").path])
+    #expect(output.status == 1)
+    #expect(output.stderr.contains("not -"))
+  }
 }

@@ -9,7 +9,7 @@ import BLEDissect
 ///
 /// Every chart is a `<figure>` whose `<svg role="img">` names its `<title>` and `<desc>`
 /// (the text alternative, with the numbers), with a caption and the data as a table
-/// under it; marks differ by pattern and label as well as colour.
+/// under it; marks differ by position, size and label as well as colour.
 struct ReportCharts {
   let page: ReportPage
 
