@@ -47,7 +47,7 @@ let package = Package(
     ),
     .testTarget(name: "BLEAnalysisTests", dependencies: ["BLEAnalysis"]),
     .testTarget(name: "BLEOutputTests", dependencies: ["BLEOutput"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["bleanalyze"], exclude: ["Golden"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["bleanalyze"], exclude: ["Golden", "ReportDOM"]),
     .testTarget(name: "BLEFuzzTests", dependencies: ["BLEFuzz"]),
   ]
 )

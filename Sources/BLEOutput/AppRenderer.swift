@@ -508,27 +508,7 @@ struct AppText {
   private func appendMilestones(
     _ calls: [AppCall], scans: [AppCall], connects: [AppCall], into out: inout OutputBuffer
   ) {
-    let calls = calls.filter { $0.origin == .app }
-    guard let connect = calls.first(where: { $0.kind == .connect && $0.ok }) else { return }
-    let connected = connect.end
-    var parts: [String] = []
-    if let scan = scans.last(where: { $0.start < connect.start }) {
-      parts.append("scan → connected " + Milliseconds.text(scan.start.microseconds(to: connected)))
-    }
-    let firstUse = calls.first { [.read, .write, .setNotify].contains($0.kind) && $0.byLocal }
-    let discovery = calls.filter { call in
-      [.discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded].contains(call.kind)
-        && call.byLocal && (firstUse.map { call.start < $0.start } ?? true)
-    }
-    if let last = discovery.last {
-      parts.append("connected → services discovered " + Milliseconds.text(connected.microseconds(to: last.end)))
-    }
-    if let subscribed = calls.first(where: { $0.kind == .setNotify && $0.ok && $0.mode != "disable" && $0.byLocal }) {
-      parts.append("→ subscribed " + Milliseconds.text(connected.microseconds(to: subscribed.end)))
-    }
-    if let value = calls.first(where: { ($0.kind == .notification || $0.kind == .indication) && $0.byLocal }) {
-      parts.append("→ first notification " + Milliseconds.text(connected.microseconds(to: value.start)))
-    }
+    let parts = AppMilestones(calls, scans: scans).milestones.map { $0.name + " " + Milliseconds.text($0.microseconds) }
     guard !parts.isEmpty else { return }
     out.append(string: "  milestones: " + parts.joined(separator: ", ") + "\n")
   }

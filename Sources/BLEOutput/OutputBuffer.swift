@@ -23,6 +23,11 @@ public struct OutputBuffer: ~Copyable {
   /// What the buffer holds and has not written yet.
   public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
+  /// Calls `body` with what the buffer holds and has not written yet.
+  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: storage, count: count))
+  }
+
   /// Writes everything out when the buffer is full; `force` writes it now.
   /// Returns false when the reader went away (EPIPE) or writing failed.
   @discardableResult

@@ -33,7 +33,7 @@ struct Bleanalyze: ParsableCommand {
     subcommands: [
       Show.self, TimelineCommand.self, AppCommand.self, Stats.self, ThroughputCommand.self, Gatt.self, Devices.self,
       Live.self, Dissectors.self,
-      Convert.self, Redact.self, SchemaCommand.self,
+      Convert.self, Redact.self, SchemaCommand.self, ReportCommand.self,
     ],
     defaultSubcommand: Show.self
   )

@@ -87,34 +87,18 @@ struct Redact: ParsableCommand {
     destination.warnIfExtensionDiffers()
     do {
       try format.check(holds: try CaptureFile.open(input).family, path: output)
-      // First pass: find every field and what replaces it.
-      // The pipeline releases each record's extras once the survey has seen it.
-      let survey = try CaptureFile.open(input)
-      var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .analyze)
-      var finder = RedactionSurvey(
-        .init(keepNames: keepNames, keepValues: values == .keepValues, strict: strict, keepDamaged: keepDamaged))
-      CaptureInputs.read(survey, label: "reading \(input)") { record in
-        pipeline.push(record) { finder.add($0, $1) }
-        return true
-      }
-      pipeline.finish { finder.add($0, $1) }
-      var plan = finder.finish()
+      let options = RedactionSurvey.Options(
+        keepNames: keepNames, keepValues: values == .keepValues, strict: strict, keepDamaged: keepDamaged)
+      let plan = RedactionSurvey.plan(of: try CaptureFile.open(input), label: "reading \(input)", options)
 
       // Second pass: copy every record with its fields replaced.
-      let source = try CaptureFile.open(input)
+      let source = RedactedSource(try CaptureFile.open(input), plan: plan)
       let writer = try CaptureWriters.open(
         output, format: format, family: source.family, resolution: source.resolution)
       var progress = ProgressMeter(label: "redacting \(input)", stdoutIsOutput: false)
       var records = 0
-      var bytes: [UInt8] = []
-      while var record = source.next() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(contentsOf: record.bytes)
-        plan.apply(frame: record.frame, to: &bytes)
-        try bytes.withUnsafeBufferPointer { patched throws(CaptureError) in
-          record.bytes = patched
-          try writer.write(record)
-        }
+      while let record = source.next() {
+        try writer.write(record)
         records += 1
         progress.update(records: records, done: source.progress.done, total: source.progress.total)
       }
@@ -124,10 +108,10 @@ struct Redact: ParsableCommand {
       if writer.skipped > 0 {
         report("note: \(writer.skipped) records have no place in \(format.rawValue) (records without an HCI packet)")
       }
-      for line in RedactionRenderer.disclosure(plan) { report(line) }
+      for line in RedactionRenderer.disclosure(source.plan) { report(line) }
       if let mapPath {
         var document = OutputBuffer()
-        RedactionRenderer.mapping(plan, input: input, output: output, into: &document)
+        RedactionRenderer.mapping(source.plan, input: input, output: output, into: &document)
         try TextFile.write(document.bytes, to: mapPath)
         report("wrote the mapping to \(mapPath); keep it apart from \(output)")
       }
@@ -138,5 +122,20 @@ struct Redact: ParsableCommand {
     } catch let error as CaptureError {
       throw Failure(error)
     }
+  }
+}
+
+extension RedactionSurvey {
+  /// `redact`'s first pass: every field of `source` to replace, and what replaces it.
+  /// The pipeline releases each record's extras once the survey has seen it.
+  static func plan(of source: any RecordSource, label: String, _ options: Options) -> RedactionPlan {
+    var pipeline = RecordPipeline(analyzer: Analyzer(), stages: .analyze)
+    var survey = RedactionSurvey(options)
+    CaptureInputs.read(source, label: label) { record in
+      pipeline.push(record) { survey.add($0, $1) }
+      return true
+    }
+    pipeline.finish { survey.add($0, $1) }
+    return survey.finish()
   }
 }
