@@ -458,6 +458,11 @@ struct AppText {
     if let window = scan.window { parts.append("window " + measureText(Double(window) * 0.625) + " ms") }
     if let filter = scan.filterDuplicates { parts.append(filter ? "duplicates filtered" : "duplicates reported") }
     if scan.extended { parts.append("extended") }
+    if scan.restarts > 0 {
+      parts.append(
+        "restarted by the stack \(scan.restarts) time\(scan.restarts == 1 ? "" : "s")"
+          + (scan.parameterChanges > 0 ? " (\(scan.parameterChanges) with new parameters)" : ""))
+    }
     out.append(string: ": " + parts.joined(separator: ", "))
     out.append(string: " → \(scan.reports) reports, \(scan.results) results from \(scan.devices.count) devices")
     if call.outcome == "running" {
@@ -674,6 +679,8 @@ enum AppJSON {
     s.integer("disable_frame", scan.disable?.frame, into: &out)
     s.integer("report_count", scan.reports, into: &out)
     s.integer("results", scan.results, into: &out)
+    s.integer("restarts", scan.restarts, into: &out)
+    s.integer("parameter_changes", scan.parameterChanges, into: &out)
     s.key("first_result", into: &out)
     if let first = scan.firstResult {
       var f = JSONKeys()

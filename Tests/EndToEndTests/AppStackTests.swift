@@ -100,3 +100,20 @@ struct AppCachedHandlesTests {
     #expect(!said.isEmpty && said.allSatisfy { $0 == cached }, "\(path): \(said)")
   }
 }
+
+/// The stack's scan restarts belong to the app's one scan session.
+@Suite("app: scan sessions")
+struct AppScanSessionTests {
+  @Test(
+    "light_controll's 201 Scan Enables are one session the stack restarted 200 times",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"))
+  func restarts() throws {
+    let scans = try AppStackTests.calls("real/bluethooth_light_controll__btsnoop_hci.btsnoop").filter {
+      $0["call"] as? String == "scan"
+    }
+    #expect(scans.count == 1)
+    let scan = scans.first?["scan"] as? [String: Any]
+    #expect(scan?["restarts"] as? Int == 200)
+    #expect((scan?["parameter_changes"] as? Int ?? 0) > 0)
+  }
+}

@@ -74,6 +74,25 @@ extension AppBuilder {
     defer { adapters[record.adapter] = adapter }
     if enable {
       guard adapter.scanning == nil else { return }
+      // The stack restarts a scan on its own (new parameters, a duty cycle around a
+      // connection attempt): an Enable right after the last scan stopped continues it.
+      if let last = adapter.lastScan, let stopped = calls[last].scan?.disableComplete ?? calls[last].scan?.disable,
+        stopped.microseconds(to: at) <= Self.scanRestartGap
+      {
+        var scan = calls[last].scan
+        calls[last].scan = nil
+        scan?.restarts += 1
+        scan?.disable = nil
+        scan?.disableComplete = nil
+        if let parameters = adapter.scanParameters, parameters.interval != scan?.interval || parameters.window != scan?.window {
+          scan?.parameterChanges += 1
+        }
+        calls[last].scan = scan
+        calls[last].requests.append(at.frame)
+        calls[last].end = at
+        adapter.scanning = last
+        return
+      }
       var scan = AppScan(extended: extended, enable: at)
       var start = at
       var requests = [at.frame]
@@ -99,6 +118,11 @@ extension AppBuilder {
       adapter.pendingCommands[analyzed.decoded.hci?.opcode ?? 0] = i
       adapter.scanning = nil
       adapter.lastScanEnd = at.frame
+      adapter.lastScan = i
     }
   }
+
+  /// An Enable this soon (µs) after the last scan's disable completed is the stack
+  /// restarting that scan, not the app starting another.
+  static let scanRestartGap: Int64 = 250_000
 }

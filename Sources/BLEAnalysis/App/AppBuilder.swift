@@ -95,6 +95,7 @@ public struct AppBuilder {
     var scanParameters: (at: FrameTime, extended: Bool, active: Bool?, interval: UInt16?, window: UInt16?)?
     var scanning: Int?
     var lastScanEnd: Int = 0
+    var lastScan: Int?
     var pendingCommands: [UInt16: Int] = [:]
   }
 

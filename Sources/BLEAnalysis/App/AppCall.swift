@@ -133,6 +133,10 @@ public struct AppScan: Hashable, Sendable {
   public var results = 0
   public var firstResult: FrameTime?
   public var firstResultAddress: DeviceAddress?
+  /// Times the stack stopped and restarted it (`AppBuilder.scanRestartGap`), and how many
+  /// of those restarts came with other scan parameters.
+  public var restarts = 0
+  public var parameterChanges = 0
 }
 
 /// A line of the app's own log, on the capture's clock.
