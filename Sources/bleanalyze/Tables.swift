@@ -71,8 +71,11 @@ struct TablesCommand: ParsableCommand {
     let found = FleetInputs.expand(inputs)
     for problem in found.problems { report(problem) }
     if list {
+      // Files found in directories are opened, to leave out those that are not captures.
       var out = OutputBuffer()
-      for capture in found.captures { out.append(string: capture.path + "\n") }
+      for capture in found.captures where !capture.found || FleetInputs.isCapture(capture.path) {
+        out.append(string: capture.path + "\n")
+      }
       out.flush(force: true)
       return
     }
@@ -135,6 +138,17 @@ enum FleetInputs {
       walk(input, depth: 0, into: &captures, problems: &problems)
     }
     return (captures, problems)
+  }
+
+  /// Whether the file opens as a capture: one that is damaged or unsupported counts (it
+  /// is a row), one that is empty or not a capture does not.
+  static func isCapture(_ path: String) -> Bool {
+    do {
+      _ = try CaptureFile.open(path)
+      return true
+    } catch {
+      return error.reason != .notACapture && error.reason != .empty
+    }
   }
 
   static func isDirectory(_ path: String) -> Bool {
