@@ -64,9 +64,12 @@ public struct FleetRows: Sendable {
       var lines = OutputBuffer(fd: -1)
       var renderer = AppRenderer(format: .ndjson, api: .gatt, verbose: false, multipleFiles: false)
       renderer.render(path: capture.file, story, capture: info, into: &lines)
-      let bytes = lines.bytes
-      let rows = bytes.split(separator: UInt8(ascii: "\n"))
-      add(.calls, rows) { row, out in out.append(contentsOf: row) }
+      // Read in place: a capture's calls can make megabytes.
+      lines.withUnsafeBytes { bytes in
+        add(.calls, bytes.split(separator: UInt8(ascii: "\n"))) { row, out in
+          out.append(contentsOf: UnsafeRawBufferPointer(rebasing: row))
+        }
+      }
     }
     if let throughput = capture.throughput {
       add(.transfers, throughput.transfers) { ThroughputJSON.appendTransfer($0, file: nil, tagged: false, into: &$1) }
@@ -93,7 +96,7 @@ public struct FleetRows: Sendable {
         out.append("\n")
         count += 1
       }
-      tables[table, default: []] += out.bytes
+      out.withUnsafeBytes { tables[table, default: []].append(contentsOf: $0) }
       counts[table, default: 0] += count
     }
   }

@@ -41,6 +41,11 @@ public struct OutputBuffer: ~Copyable {
     return true
   }
 
+  /// What the buffer holds, without a copy.
+  func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    try body(UnsafeRawBufferPointer(start: storage, count: count))
+  }
+
   /// Replaces the byte at `index` (below `count`).
   mutating func overwrite(at index: Int, with byte: UInt8) {
     precondition(index >= 0 && index < count)

@@ -120,6 +120,29 @@ enum DuckDB {
         print(json.dumps(answer))
     """
 
+  /// Writes each NDJSON table of `directory` as Parquet too, `TABLE/data.parquet` (the
+  /// folder layout of the Spark job), with python3's duckdb or the duckdb command. Nil
+  /// when done, else why not.
+  static func writeParquet(_ directory: String) -> String? {
+    var statements: [String] = []
+    for view in views(directory) where !view.source.hasPrefix("read_parquet") {
+      let folder = directory + "/" + view.table
+      if mkdir(folder, 0o755) != 0 && errno != EEXIST { return "\(folder): cannot create" }
+      statements.append("COPY (SELECT * FROM \(view.source)) TO \(quoted(folder + "/data.parquet")) (FORMAT PARQUET)")
+    }
+    let script =
+      "import sys, duckdb\ncon = duckdb.connect()\nfor s in sys.stdin.read().split('\\n'):\n    con.execute(s)\n"
+    if let run = Program.run("python3", ["-c", script], input: Array(statements.joined(separator: "\n").utf8)),
+      run.status == 0
+    {
+      return nil
+    }
+    if let run = Program.run("duckdb", ["-c", statements.map { $0 + ";" }.joined(separator: " ")], input: []) {
+      return run.status == 0 ? nil : run.stderr.split(separator: "\n").first.map(String.init) ?? "duckdb failed"
+    }
+    return "no Parquet writer: install DuckDB (python3 -m pip install --user duckdb)"
+  }
+
   /// The answers from python3's duckdb package, or nil when python3 or the package is missing.
   static func python(_ directory: String, _ questions: [(name: String, title: String, statement: String)]) -> (
     version: String, answers: [FleetAnswer]

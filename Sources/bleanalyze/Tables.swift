@@ -29,8 +29,9 @@ struct TablesCommand: ParsableCommand {
       buffers, the ACL fragmentation and the rows it has in each table \
       (`bleanalyze schema tables`).
 
-      Captures are read in parallel on the local cores, with a progress bar on a \
-      terminal. Samples/fleet/questions.sql answers the standard questions over the \
+      With --parquet each table is also written as Parquet, DIR/TABLE/data.parquet, \
+      when DuckDB is installed (its Python package or command). Captures are read in \
+      parallel on the local cores, with a progress bar on a terminal. Samples/fleet/questions.sql answers the standard questions over the \
       tables with DuckDB (`bleanalyze fleet report DIR`); Samples/fleet/spark_tables.py \
       makes the same tables on Apache Spark.
 
@@ -53,6 +54,9 @@ struct TablesCommand: ParsableCommand {
 
   @Flag(help: "Only print the captures the inputs hold, one path a line (what a Spark job distributes).")
   var list = false
+
+  @Flag(help: "Also write each table as Parquet, DIR/TABLE/data.parquet (with DuckDB, when installed).")
+  var parquet = false
 
   @Option(help: ArgumentHelp("Captures read at once (default: the cores online).", valueName: "n"))
   var jobs: Int?
@@ -105,6 +109,9 @@ struct TablesCommand: ParsableCommand {
     progress.finish()
     try files.close()
     report("tables: \(read) capture\(read == 1 ? "" : "s") into \(directory): " + files.summary)
+    if parquet, let problem = DuckDB.writeParquet(directory) {
+      throw Failure("tables --parquet: \(problem)", status: ExitStatus.unreadable)
+    }
     if worst != 0 { throw ExitCode(worst) }
   }
 }

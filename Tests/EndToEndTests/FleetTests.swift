@@ -337,6 +337,25 @@ struct FleetQuestionTests {
   }
 }
 
+extension FleetQuestionTests {
+  @Test("tables --parquet writes a Parquet folder per table, which fleet report reads")
+  func parquetTables() throws {
+    let out = Paths.scratchFile("tables")
+    let capture = Paths.captures.appending(path: "synthetic/ios-central.btsnoop").path
+    let output = execute(Paths.binary, ["tables", "--parquet", "--out", out.path, capture])
+    #expect(output.status == 0, "\(output.stderr)")
+    for table in ["captures", "connections", "calls", "transactions"] {
+      #expect(FileManager.default.fileExists(atPath: out.appending(path: "\(table)/data.parquet").path), "\(table)")
+      try FileManager.default.removeItem(at: out.appending(path: table + ".ndjson"))
+    }
+    // Only Parquet left for those four: the answers come from it.
+    let overview = Self.report(out)["overview"] ?? []
+    #expect(overview.first?["captures"] as? Int == 1)
+    #expect(overview.first?["connections"] as? Int == 2)
+    #expect(overview.first?["calls"] as? Int == 60)
+  }
+}
+
 /// pyspark imports and a Java runtime is on PATH.
 let sparkAvailable =
   execute(pythonOnPath, ["python3", "-c", "import pyspark"]).status == 0
