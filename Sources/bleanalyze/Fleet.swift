@@ -148,23 +148,29 @@ enum DuckDB {
     version: String, answers: [FleetAnswer]
   )? {
     var job = OutputBuffer(fd: -1)
-    job.append("{\"views\":[")
-    for (index, view) in views(directory).enumerated() {
-      job.append(index == 0 ? "{\"table\":" : ",{\"table\":")
-      job.appendJSONString(view.table)
-      job.append(",\"source\":")
-      job.appendJSONString(view.source)
-      job.append("}")
+    /// `"key":[{"first":…,"second":…},…]` of string pairs.
+    func appendPairs(_ key: StaticString, _ names: (StaticString, StaticString), _ pairs: [(String, String)]) {
+      job.append("\"")
+      job.append(key)
+      job.append("\":[")
+      for (index, pair) in pairs.enumerated() {
+        job.append(index == 0 ? "{\"" : ",{\"")
+        job.append(names.0)
+        job.append("\":")
+        job.appendJSONString(pair.0)
+        job.append(",\"")
+        job.append(names.1)
+        job.append("\":")
+        job.appendJSONString(pair.1)
+        job.append("}")
+      }
+      job.append("]")
     }
-    job.append("],\"questions\":[")
-    for (index, question) in questions.enumerated() {
-      job.append(index == 0 ? "{\"name\":" : ",{\"name\":")
-      job.appendJSONString(question.name)
-      job.append(",\"sql\":")
-      job.appendJSONString(question.statement)
-      job.append("}")
-    }
-    job.append("]}")
+    job.append("{")
+    appendPairs("views", ("table", "source"), views(directory).map { ($0.table, $0.source) })
+    job.append(",")
+    appendPairs("questions", ("name", "sql"), questions.map { ($0.name, $0.statement) })
+    job.append("}")
     guard let run = Program.run("python3", ["-c", pythonRunner], input: job.bytes), run.status == 0 else {
       return nil
     }
