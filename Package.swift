@@ -25,7 +25,8 @@ let package = Package(
       swiftSettings: [.enableExperimentalFeature("Lifetimes")]
     ),
     .target(name: "BLEAnalysis", dependencies: ["BLEDissect"]),
-    .target(name: "BLEOutput", dependencies: ["BLEAnalysis"], resources: [.embedInCode("Schemas")]),
+    .target(
+      name: "BLEOutput", dependencies: ["BLEAnalysis"], resources: [.embedInCode("Schemas"), .embedInCode("Fleet")]),
     .executableTarget(
       name: "bleanalyze",
       dependencies: [

@@ -4,13 +4,14 @@
 /// Each schema's `$id` is `urn:bleanalyze:schema:NAME:VERSION`, VERSION being the
 /// `schema_version` of the contract, and schemas name each other by that URN.
 public enum DataSchema: String, CaseIterable, Sendable {
-  case show, timeline, stats, gatt, devices, app, dissectors, throughput
+  case show, timeline, stats, gatt, devices, app, dissectors, throughput, tables
 
   /// `urn:bleanalyze:schema:timeline:2`: the `$id` of the `--format json` document's
   /// schema, and the `$schema` every such document carries.
   public var id: String { Self.id(of: rawValue) }
 
-  /// The schema of one line of `--format ndjson` (the `dissectors` schema covers both).
+  /// The schema of one line of `--format ndjson` (the `dissectors` schema covers both;
+  /// `tables` is the schema of a row of any table, each an NDJSON line).
   public var lineSchemaName: String {
     switch self {
     case .show: "show-record"
@@ -21,6 +22,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
     case .app: "app-line"
     case .dissectors: "dissectors"
     case .throughput: "throughput-line"
+    case .tables: "tables"
     }
   }
 
@@ -51,6 +53,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
     "timeline-line": PackageResources.timeline_line_schema_json,
     "throughput": PackageResources.throughput_schema_json,
     "throughput-line": PackageResources.throughput_line_schema_json,
+    "tables": PackageResources.tables_schema_json,
     "vendor": PackageResources.vendor_schema_json,
   ]
 

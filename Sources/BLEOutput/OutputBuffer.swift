@@ -46,6 +46,17 @@ public struct OutputBuffer: ~Copyable {
     return true
   }
 
+  /// Replaces the byte at `index` (below `count`).
+  mutating func overwrite(at index: Int, with byte: UInt8) {
+    precondition(index >= 0 && index < count)
+    storage[index] = byte
+  }
+
+  /// Drops what was appended after the first `newCount` bytes.
+  mutating func truncate(to newCount: Int) {
+    count = min(count, max(0, newCount))
+  }
+
   /// Room for `extra` more bytes, growing the storage when a record does not fit.
   @inline(__always) private mutating func reserve(_ extra: Int) {
     if count + extra > capacity { grow(count + extra) }

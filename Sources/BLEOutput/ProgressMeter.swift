@@ -12,9 +12,10 @@ public struct ProgressMeter {
   private var drawn = false
   private var tick = 0
 
-  public init(label: String, stdoutIsOutput: Bool) {
+  /// `enabled` false keeps it quiet whatever the terminal.
+  public init(label: String, stdoutIsOutput: Bool, enabled: Bool = true) {
     self.label = label
-    enabled = isatty(2) != 0 && !(stdoutIsOutput && isatty(1) != 0)
+    self.enabled = enabled && isatty(2) != 0 && !(stdoutIsOutput && isatty(1) != 0)
     lastDraw = Self.now()
   }
 

@@ -33,6 +33,7 @@ struct Bleanalyze: ParsableCommand {
     subcommands: [
       Show.self, TimelineCommand.self, AppCommand.self, Stats.self, ThroughputCommand.self, Gatt.self, Devices.self,
       Live.self, Dissectors.self,
+      TablesCommand.self, Fleet.self, DiffCommand.self,
       Convert.self, Redact.self, SchemaCommand.self, ReportCommand.self,
     ],
     defaultSubcommand: Show.self

@@ -144,11 +144,11 @@ struct CaptureInputs {
   }
 
   /// Reads every record of `source`, updating a progress line on stderr when it is a
-  /// terminal and stdout is not. `each` returns false to stop early.
+  /// terminal and stdout is not (and `progress`). `each` returns false to stop early.
   static func read(
-    _ source: any RecordSource, label: String, _ each: (Record) throws -> Bool
+    _ source: any RecordSource, label: String, progress shown: Bool = true, _ each: (Record) throws -> Bool
   ) rethrows {
-    var progress = ProgressMeter(label: label, stdoutIsOutput: true)
+    var progress = ProgressMeter(label: label, stdoutIsOutput: true, enabled: shown)
     var records = 0
     while let record = source.next() {
       records += 1

@@ -37,25 +37,30 @@ final class ParallelFiles<Result>: @unchecked Sendable {
     changed.deallocate()
   }
 
-  /// Calls `work` for files 0..<count, two at a time when the machine has two cores,
-  /// and `deliver` with each result in file order on the calling thread. An error
-  /// thrown by `deliver` stops the run at once.
+  /// Calls `work` for files 0..<count, two at a time when the machine has two cores
+  /// (up to `threads` at a time when it has that many), and `deliver` with each result
+  /// in file order on the calling thread. An error thrown by `deliver` stops the run at once.
   static func run(
-    count: Int, ahead: Int = 2, work: @escaping Work, deliver: (_ index: Int, Result) throws -> Void
+    count: Int, ahead: Int = 2, threads: Int = 2, work: @escaping Work,
+    deliver: (_ index: Int, Result) throws -> Void
   ) rethrows {
     let runner = ParallelFiles(count: count, ahead: ahead, work: work)
-    let helper = count > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? startThread { runner.helperLoop() } : nil
+    let helpers = min(threads, Self.cores, count) - 1
+    let started = helpers > 0 ? (0..<helpers).compactMap { _ in startThread { runner.helperLoop() } } : []
     var delivered = false
     defer {
       runner.locked { runner.stopped = true }
       pthread_cond_broadcast(runner.changed)
-      // Stopped early (stdout closed): the helper's file is not waited for; the process
-      // ends with it.
-      if let helper { delivered ? pthread_join(helper, nil) : pthread_detach(helper) }
+      // Stopped early (stdout closed): the helpers' files are not waited for; the process
+      // ends with them.
+      for helper in started { delivered ? pthread_join(helper, nil) : pthread_detach(helper) }
     }
     try runner.mainLoop(deliver)
     delivered = true
   }
+
+  /// The cores online.
+  static var cores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
   private func locked<T>(_ body: () -> T) -> T {
     pthread_mutex_lock(mutex)

@@ -84,14 +84,16 @@ struct TimelineContext {
 
   /// The same, with what the analysis ends with: the requests still waiting, and the
   /// GATT databases.
+  /// `progress` false leaves the terminal to a caller that shows its own (`tables`).
   func analyze(
-    _ source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
+    _ source: any RecordSource, label: String, progress: Bool = true,
+    _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
   ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker, summary: CaptureSummary) {
     var pipeline = RecordPipeline(
       analyzer: Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library),
       stages: .analyze)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
-    CaptureInputs.read(source, label: label) { record in
+    CaptureInputs.read(source, label: label, progress: progress) { record in
       pipeline.push(record) { record, analyzed in
         builder.add(record, analyzed)
         each(record, analyzed)

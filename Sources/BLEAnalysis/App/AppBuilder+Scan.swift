@@ -84,7 +84,9 @@ extension AppBuilder {
         scan?.restarts += 1
         scan?.disable = nil
         scan?.disableComplete = nil
-        if let parameters = adapter.scanParameters, parameters.interval != scan?.interval || parameters.window != scan?.window {
+        if let parameters = adapter.scanParameters,
+          parameters.interval != scan?.interval || parameters.window != scan?.window
+        {
           scan?.parameterChanges += 1
         }
         calls[last].scan = scan

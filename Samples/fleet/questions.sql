@@ -1,0 +1,1 @@
+../../Sources/BLEOutput/Fleet/questions.sql
