@@ -157,7 +157,7 @@ enum FleetJSON {
       out.append("[]")
     }
     k.string("hash", capture.hash, into: &out)
-    k.string("error", capture.error, into: &out)
+    k.string("open_error", capture.error, into: &out)
     let cohort = capture.cohort
     k.string("platform", cohort.platform, into: &out)
     k.string("phone_model", cohort.phoneModel, into: &out)
@@ -175,13 +175,13 @@ enum FleetJSON {
     k.key("device_information", into: &out)
     TimelineJSON.appendArray(capture.facts.deviceInformation, into: &out) { information, out in
       var d = JSONKeys()
-      d.key("peer", into: &out)
+      d.key("address", into: &out)
       appendAddress(information.peer, into: &out)
-      d.string("manufacturer", information.manufacturer, into: &out)
-      d.string("model", information.model, into: &out)
-      d.string("hardware", information.hardware, into: &out)
-      d.string("firmware", information.firmware, into: &out)
-      d.string("software", information.software, into: &out)
+      d.string("manufacturer_name", information.manufacturer, into: &out)
+      d.string("model_number", information.model, into: &out)
+      d.string("hardware_revision", information.hardware, into: &out)
+      d.string("firmware_revision", information.firmware, into: &out)
+      d.string("software_revision", information.software, into: &out)
     }
     k.key("controller_buffers", into: &out)
     let pools = capture.buffers.pools.sorted { ($0.key ?? 0) < ($1.key ?? 0) }
@@ -196,7 +196,7 @@ enum FleetJSON {
     k.key("acl_fragmentation", into: &out)
     out.append("{")
     var f = JSONKeys()
-    for (key, counts) in [("tx", capture.facts.sent), ("rx", capture.facts.received)] {
+    for (key, counts) in [("host_to_controller", capture.facts.sent), ("controller_to_host", capture.facts.received)] {
       f.key(named: key, into: &out)
       var c = JSONKeys()
       out.append("{")

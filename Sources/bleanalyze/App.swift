@@ -55,8 +55,7 @@ struct AppCommand: ParsableCommand {
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
     try inputs.forEachInParallel(into: &out) { path, opened, _ in
-      // A bugreport's own log: the app's lines beside its calls.
-      let phone = opened.source.formatDescription.hasPrefix("Android bugreport") ? try? PhoneLog.open(path).log : nil
+      let phone = TimelineContext.phoneLog(path, opened.source)
       var analyzed = context.app(of: opened.source, label: path, throughput: verdicts, anchors: phone != nil)
       if let phone { AppLogMatcher.attach(phone, anchors: analyzed.anchors, to: &analyzed.story) }
       return analyzed
@@ -74,6 +73,12 @@ struct AppCommand: ParsableCommand {
 extension TimelineContext {
   /// Reads every record of `source` through the analysis, the timeline and the app builder
   /// (and the throughput builder with `throughput`).
+  /// A bugreport's own log, whose app lines `AppLogMatcher` puts beside the calls; nil
+  /// for every other capture.
+  static func phoneLog(_ path: String, _ source: any RecordSource) -> PhoneLog? {
+    source.formatDescription.hasPrefix("Android bugreport") ? try? PhoneLog.open(path).log : nil
+  }
+
   /// With `anchors`, also the packets a phone's log lines up with (`LogClock`).
   func app(of source: any RecordSource, label: String, throughput: Bool = false, anchors: Bool = false) -> (
     story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?, anchors: [LogClock.Anchor]

@@ -213,17 +213,22 @@ extension TimelineContext {
     var throughput = ThroughputBuilder()
     var devices = DeviceTable(resolver: AddressResolver(keys: keys))
     var facts = CaptureFacts()
+    let phone = Self.phoneLog(input.path, source)
+    var anchors = phone.map { _ in LogClock.AnchorCollector() }
     let analyzed = analyze(source, label: input.path, progress: false) { record, analyzed in
       app.add(record, analyzed)
       throughput.add(record, analyzed)
       devices.add(record, analyzed.decoded)
       facts.add(record, analyzed)
+      anchors?.add(record)
     }
     capture.hash = FileHash.crc32(path: input.path)
     capture.info = CaptureInfo(file: input.path, source: source, summary: analyzed.summary)
     if !source.sources.isEmpty { capture.cohort = CaptureCohort(archive: input.path) }
     capture.timeline = analyzed.timeline
-    capture.story = app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt)
+    var story = app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt)
+    if let phone, let anchors { AppLogMatcher.attach(phone, anchors: anchors.anchors, to: &story) }
+    capture.story = story
     capture.buffers = throughput.buffers
     capture.throughput = throughput.finish()
     capture.devices = devices.devices()

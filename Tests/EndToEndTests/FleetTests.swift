@@ -173,7 +173,7 @@ struct FleetTableTests {
     let archives = fixture.captureRows.filter { $0.key.contains("/bugreport/") }
     #expect(archives.count == 4)
     for (capture, row) in archives {
-      #expect(row["error"] is NSNull, "\(capture): \(row["error"] ?? "")")
+      #expect(row["open_error"] is NSNull, "\(capture): \(row["open_error"] ?? "")")
       #expect(row["platform"] as? String == (capture.contains("sysdiagnose") ? "ios" : "android"))
       #expect(row["phone_model"] is String, "\(capture)")
     }
@@ -197,7 +197,7 @@ struct FleetTableTests {
     #expect(damaged?["damage"] is [String: Any], "the cut capture's damage")
     #expect(((damaged?["row_counts"] as? [String: Any])?["connections"] as? Int ?? 0) > 0)
     let unreadable = captures.first { $0["capture"] as? String == text.path }
-    #expect((unreadable?["error"] as? String)?.contains("not a capture") == true)
+    #expect((unreadable?["open_error"] as? String)?.contains("not a capture") == true)
     #expect(captures.last?["capture"] as? String == capture.path, "the capture after them was read")
   }
 }

@@ -66,7 +66,7 @@ public struct FleetProfile: Sendable {
           count(&controller, "acl_buffers", "\(Int(packets)) × \(Int(octets)) octets")
         }
       }
-      let sent = row["acl_fragmentation"]?["tx"]
+      let sent = row["acl_fragmentation"]?["host_to_controller"]
       sentPDUs += Int(sent?["pdus"]?.number ?? 0)
       fragmentedPDUs += Int(sent?["fragmented_pdus"]?.number ?? 0)
       sentACLPackets += Int(sent?["acl_packets"]?.number ?? 0)

@@ -13,7 +13,7 @@
 SELECT COALESCE(CAST(c.platform AS STRING), 'capture') AS kind,
        COUNT(*) AS captures,
        SUM(CASE WHEN c.damage IS NOT NULL THEN 1 ELSE 0 END) AS damaged,
-       SUM(CASE WHEN c.error IS NOT NULL THEN 1 ELSE 0 END) AS unreadable,
+       SUM(CASE WHEN c.open_error IS NOT NULL THEN 1 ELSE 0 END) AS unreadable,
        SUM(COALESCE(c.record_count, 0)) AS records,
        SUM(c.row_counts.connections) AS connections,
        SUM(c.row_counts.calls) AS calls,
