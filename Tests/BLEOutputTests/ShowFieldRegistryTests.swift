@@ -52,20 +52,11 @@ import Testing
   }
 
   /// The JSON fields no filter reads yet; a new JSON field needs a filter field.
+  /// The JSON fields no filter reads: the file a record came from (show's, not the
+  /// record's), names from the dissector library show was given (filter on the UUID), and
+  /// the `-v` tree. A new JSON field needs a filter field.
   static let withoutFilter: Set<String> = [
-    "file", "l2cap.signaling.identifier", "att.start_handle", "att.end_handle", "att.decoded", "att.assembled",
-    "att.assembled.handle", "att.assembled.uuid", "att.assembled.value", "att.assembled.decoded",
-    "att.assembled.frames", "att.services", "att.services.start", "att.services.end", "att.services.uuid",
-    "att.services.name", "att.services.primary", "att.characteristics", "att.characteristics.declaration",
-    "att.characteristics.value", "att.characteristics.uuid", "att.characteristics.name",
-    "att.characteristics.properties", "att.includes", "att.includes.handle", "att.includes.start",
-    "att.includes.end", "att.includes.uuid", "att.includes.name", "att.descriptors", "att.descriptors.handle",
-    "att.descriptors.uuid", "att.descriptors.name", "att.ranges", "att.ranges.start", "att.ranges.end",
-    "adv.reports", "monitor", "monitor.opcode", "monitor.name", "packetlogger", "packetlogger.type",
-    "packetlogger.name", "diagnostics.message", "fields", "ll.target_address", "ll.scan_address",
-    "ll.init_address", "ll.connect", "ll.connect.access_address", "ll.connect.crc_init", "ll.connect.interval_ms",
-    "ll.connect.latency", "ll.connect.timeout_ms", "ll.connect.channel_map", "ll.connect.hop", "ll.nesn", "ll.sn",
-    "ll.md", "ll.length", "ll.control_name", "ll.direction", "ll.event_counter", "ll.phy",
+    "file", "att.services.name", "att.characteristics.name", "att.includes.name", "att.descriptors.name", "fields",
   ]
 
   @Test func everyJSONFieldHasAFilterField() {
@@ -87,6 +78,8 @@ import Testing
     var keys: [String: Int] = [:]
     var labelled: Set<String> = []
     var withKey: Set<String> = []
+    /// Fields whose filter values differ from their JSON values, with a record's file and frame.
+    var disagreeing: [String: String] = [:]
   }
 
   static let seen: Seen = {
@@ -102,6 +95,18 @@ import Testing
         var keys: Set<String> = []
         collect(object, "", into: &keys)
         for key in keys { seen.keys[key, default: 0] += 1 }
+        let input = FilterInput(record: record, analyzed: analyzed)
+        for field in ShowField.all {
+          guard let path = field.json, let kind = field.filterKind, field.type != .object || kind != .address,
+            let filtered = RecordFilter.catalog.values(of: field.id, in: input)
+          else { continue }
+          let written = values(object, path.split(separator: ".").map(String.init))
+          if written.isEmpty && field.omitted != nil { continue }
+          let expected = kind == .presence ? (written.isEmpty ? [] : ["true"]) : written.map { text($0, kind) }
+          if expected.sorted() != filtered.map(text).sorted(), seen.disagreeing[field.id] == nil {
+            seen.disagreeing[field.id] = "\(name) #\(record.frame): JSON \(expected), filter \(filtered.map(text))"
+          }
+        }
         let tree = analyzed.fieldTree(record)
         for key in keys {
           guard let field = paths[key] else { continue }
@@ -114,6 +119,40 @@ import Testing
     }
     return seen
   }()
+
+  /// The values at `path` (steps ending in `[]` go through arrays); null is no value.
+  static func values(_ value: Any, _ path: [String]) -> [Any] {
+    guard let step = path.first else {
+      if value is NSNull { return [] }
+      return (value as? [Any]).map { $0 } ?? [value]
+    }
+    let key = step.hasSuffix("[]") ? String(step.dropLast(2)) : step
+    guard let child = (value as? [String: Any])?[key] else { return [] }
+    let rest = Array(path.dropFirst())
+    if step.hasSuffix("[]") { return (child as? [Any] ?? []).flatMap { values($0, rest) } }
+    return values(child, rest)
+  }
+
+  /// A JSON value as a filter of `kind` would read it.
+  static func text(_ value: Any, _ kind: FilterFieldKind) -> String {
+    switch kind {
+    case .decimal: "\(Int64((((value as? NSNumber)?.doubleValue ?? .nan) * 1_000_000).rounded()))"
+    case .bool: (value as? Bool).map { "\($0)" } ?? "\(value)"
+    case .address: (value as? String)?.uppercased() ?? "\(value)"
+    case .uuid: (value as? String)?.lowercased() ?? "\(value)"
+    default: "\(value)"
+    }
+  }
+
+  static func text(_ value: FilterValue) -> String {
+    switch value {
+    case .integer(let n): "\(n)"
+    case .string(let s): s
+    case .address(let a): a.description
+    case .bytes(let b): b.map { String(format: "%02x", $0) }.joined()
+    case .bool(let b): "\(b)"
+    }
+  }
 
   static func collect(_ value: Any, _ path: String, into keys: inout Set<String>) {
     if let object = value as? [String: Any] {
@@ -163,6 +202,11 @@ import Testing
         table.fields.contains { $0.key == inner || $0.key.hasPrefix(inner + ".") || inner.hasPrefix($0.key + ".") },
         "\(key) is not in the \(table.name) table")
     }
+  }
+
+  /// A filter field reads what the JSON writer writes, on every sample record.
+  @Test func filtersReadWhatJSONWrites() {
+    #expect(Self.seen.disagreeing.isEmpty, "\(Self.seen.disagreeing.sorted { $0.key < $1.key })")
   }
 
   /// Each field `-v` shows in its tree is found there on a sample record that has its key.
@@ -273,7 +317,8 @@ import Testing
       tableStart, "", "| field | JSON key | type | unit | filter | `-v` |", "| --- | --- | --- | --- | --- | --- |",
     ]
     for field in ShowField.all {
-      let json = field.json.map { "`\($0)`" } ?? "(filter only)"
+      var json = field.json.map { "`\($0)`" } ?? "(filter only)"
+      if let omitted = field.omitted { json += ", left out \(omitted)" }
       let filter = field.filterKind.map { kind in
         ([field.id] + field.aliases).map { "`\($0)`" }.joined(separator: ", ") + " (\(kind))"
       }

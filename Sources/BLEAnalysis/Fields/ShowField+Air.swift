@@ -6,7 +6,7 @@ extension ShowField {
   /// are advertising.schema.json's.
   static let adv: [ShowField] = [
     ShowField("adv", .tree("HCI Event", "Report[*")) { $0.analyzed.decoded.advertising != nil },
-    ShowField("adv.reports", .array, .tree("HCI Event", "Report[*")),
+    ShowField("adv.reports", .tree("HCI Event", "Report[*"), type: .array) { $0.analyzed.decoded.advertising != nil },
     ShowField(
       "adv.address", .address, .tree("HCI Event", "Report[*", "Address"), json: "adv.reports[].address",
       many: {
@@ -108,30 +108,58 @@ extension ShowField {
       int(ll($0)?.data?.control?.opcode.rawValue)
     },
     ShowField("ll.llid", .integer, .tree("Link Layer", "LLID")) { int(ll($0)?.data?.llid.rawValue) },
-    ShowField("ll.retransmission", .bool, .tree("Link Layer", "Retransmission")) { input in
+    ShowField("ll.retransmission", .bool, .tree("Link Layer", "Retransmission"), omitted: "when false") { input in
       ll(input).map { .bool($0.isRetransmission) }
     },
-    ShowField("ll.encrypted", .bool, .tree("Link Layer")) { input in ll(input).map { .bool($0.isEncrypted) } },
-    ShowField("ll.target_address", .string, .tree("Link Layer", "TargetA")),
-    ShowField("ll.scan_address", .string, .tree("Link Layer", "ScanA")),
-    ShowField("ll.init_address", .string, .tree("Link Layer", "InitA")),
-    ShowField("ll.connect", .object, .tree("Link Layer", "LLData")),
-    ShowField("ll.connect.access_address", .integer, .tree("Link Layer", "LLData", "AA")),
-    ShowField("ll.connect.crc_init", .integer, .tree("Link Layer", "LLData", "CRCInit")),
-    ShowField("ll.connect.interval_ms", .number, .tree("Link Layer", "LLData", "Interval"), unit: "ms"),
-    ShowField("ll.connect.latency", .integer, .tree("Link Layer", "LLData", "Latency")),
-    ShowField("ll.connect.timeout_ms", .integer, .tree("Link Layer", "LLData", "Timeout"), unit: "ms"),
-    ShowField("ll.connect.channel_map", .integer, .tree("Link Layer", "LLData", "ChM")),
-    ShowField("ll.connect.hop", .integer, .tree("Link Layer", "LLData", "Hop")),
-    ShowField("ll.nesn", .integer, .tree("Link Layer", "NESN")),
-    ShowField("ll.sn", .integer, .tree("Link Layer", "SN")),
-    ShowField("ll.md", .boolean, .tree("Link Layer", "MD")),
-    ShowField("ll.length", .integer, .tree("Link Layer", "Length"), unit: "octets"),
-    ShowField("ll.control_name", .string, .tree("Link Layer", "LL Control PDU", "Opcode")),
-    ShowField("ll.direction", .string, .tree("Link Layer", "Direction")),
-    ShowField("ll.event_counter", .integer, .tree("Sniffer Header*", "Event Counter")),
-    ShowField("ll.phy", .integer, .tree("Sniffer Header*", "PHY")),
+    ShowField("ll.encrypted", .bool, .tree("Link Layer"), omitted: "when false") { input in
+      ll(input).map { .bool($0.isEncrypted) }
+    },
+    ShowField("ll.target_address", .address, .tree("Link Layer", "TargetA")) { input in
+      ll(input)?.advertising?.targetA.map { .address($0) }
+    },
+    ShowField("ll.scan_address", .address, .tree("Link Layer", "ScanA")) { input in
+      ll(input)?.advertising?.scanA.map { .address($0) }
+    },
+    ShowField("ll.init_address", .address, .tree("Link Layer", "InitA")) { input in
+      ll(input)?.advertising?.initA.map { .address($0) }
+    },
+    ShowField("ll.connect", .tree("Link Layer", "LLData")) { connect($0) != nil },
+    ShowField("ll.connect.access_address", .integer, .tree("Link Layer", "LLData", "AA")) {
+      int(connect($0)?.accessAddress)
+    },
+    ShowField("ll.connect.crc_init", .integer, .tree("Link Layer", "LLData", "CRCInit")) { int(connect($0)?.crcInit) },
+    // Decimals filter in millionths, as `att.latency_ms`.
+    ShowField("ll.connect.interval_ms", .decimal, .tree("Link Layer", "LLData", "Interval"), unit: "ms") {
+      int(connect($0).map { Int64(($0.intervalMilliseconds * 1_000_000).rounded()) })
+    },
+    ShowField("ll.connect.latency", .integer, .tree("Link Layer", "LLData", "Latency")) { int(connect($0)?.latency) },
+    ShowField("ll.connect.timeout_ms", .integer, .tree("Link Layer", "LLData", "Timeout"), unit: "ms") {
+      int(connect($0).map { Int($0.timeout) * 10 })
+    },
+    ShowField("ll.connect.channel_map", .integer, .tree("Link Layer", "LLData", "ChM")) {
+      int(connect($0)?.channelMap)
+    },
+    ShowField("ll.connect.hop", .integer, .tree("Link Layer", "LLData", "Hop")) { int(connect($0)?.hop) },
+    ShowField("ll.nesn", .integer, .tree("Link Layer", "NESN")) { int(ll($0)?.data?.nesn) },
+    ShowField("ll.sn", .integer, .tree("Link Layer", "SN")) { int(ll($0)?.data?.sn) },
+    ShowField("ll.md", .bool, .tree("Link Layer", "MD")) { input in ll(input)?.data.map { .bool($0.md) } },
+    ShowField("ll.length", .integer, .tree("Link Layer", "Length"), unit: "octets") { int(ll($0)?.data?.length) },
+    ShowField("ll.control_name", .string, .tree("Link Layer", "LL Control PDU", "Opcode")) { input in
+      ll(input)?.data?.control.map { .string($0.opcode.name) }
+    },
+    ShowField("ll.direction", .string, .tree("Link Layer", "Direction")) { input in
+      ll(input)?.direction.map { .string($0.rawValue) }
+    },
+    ShowField("ll.event_counter", .integer, .tree("Sniffer Header*", "Event Counter")) { input in
+      guard let ll = ll(input), ll.data != nil else { return nil }
+      return int(ll.radio.eventCounter)
+    },
+    ShowField("ll.phy", .integer, .tree("Sniffer Header*", "PHY")) { int(ll($0)?.radio.phy) },
   ]
+
+  private static func connect(_ input: borrowing FilterInput) -> LLConnectParameters? {
+    ll(input)?.advertising?.connect
+  }
 
   private static func ll(_ input: borrowing FilterInput) -> LLPacket? {
     input.analyzed.decoded.linkLayer == nil ? nil : input.analyzed.decoded.ll

@@ -10,14 +10,16 @@ extension ShowField {
   static func int(_ value: (some BinaryInteger)?) -> FilterValue? { value.map { .integer(Int64($0)) } }
 
   static let record: [ShowField] = [
-    ShowField("frame", .integer, .line("frame")) { int($0.record.frame) },
+    ShowField("frame", .integer, .line("frame"), aliases: ["frame.number"]) { int($0.record.frame) },
     ShowField("file", .string, .line("# file")),
     ShowField("ts", .decimal, .line("time (s)"), unit: "s") { .integer($0.record.timestamp.unixMicroseconds) },
     ShowField("dir", .string, .line("dir")) { input in input.record.direction.map { .string($0 == .sent ? "tx" : "rx") }
     },
     ShowField("adapter", .integer, .line("adapter")) { int($0.record.adapter) },
     ShowField("length", .integer, .line("detail"), unit: "octets") { int($0.record.bytes.count) },
-    ShowField("original_length", .integer, .line("detail"), unit: "octets") { int($0.record.originalLength) },
+    ShowField(
+      "original_length", .integer, .line("detail"), unit: "octets", omitted: "when the record is whole (= length)"
+    ) { int($0.record.originalLength) },
   ]
 
   static let hci: [ShowField] = [
@@ -25,7 +27,10 @@ extension ShowField {
     ShowField("hci.type", .string, .tree("HCI Event|HCI Command|HCI Packet Type")) { input in
       input.analyzed.decoded.hci.map { .string($0.type.name) }
     },
-    ShowField("hci.name", .string, .tree("HCI Event|HCI Command|Subevent_Code")) { input in
+    ShowField(
+      "hci.name", .string, .tree("HCI Event|HCI Command|Subevent_Code"),
+      omitted: "on data packets (ACL Data, Synchronous Data, ISO Data)"
+    ) { input in
       input.analyzed.decoded.hci.map { .string($0.name) }
     },
     ShowField("hci.opcode", .integer, .tree("HCI Command|HCI Event", "Command_Opcode")) {
@@ -56,7 +61,9 @@ extension ShowField {
     ShowField("l2cap.sdu_length", .integer, .tree("L2CAP", "L2CAP SDU Length"), unit: "octets") {
       int($0.analyzed.decoded.l2cap?.sduLength)
     },
-    ShowField("l2cap.fragments", .integer, .tree("L2CAP", "Fragments")) { int($0.analyzed.decoded.l2cap?.fragments) },
+    ShowField("l2cap.fragments", .integer, .tree("L2CAP", "Fragments"), omitted: "when 1") {
+      int($0.analyzed.decoded.l2cap?.fragments)
+    },
     ShowField("l2cap.signaling", .tree("L2CAP Signaling")) { $0.analyzed.decoded.signaling != nil },
     ShowField("l2cap.signaling.code", .integer, .tree("L2CAP Signaling", "Code")) {
       int($0.analyzed.decoded.signaling?.code.rawValue)
@@ -64,7 +71,9 @@ extension ShowField {
     ShowField("l2cap.signaling.name", .string, .tree("L2CAP Signaling", "Code")) { input in
       input.analyzed.decoded.signaling.map { .string($0.code.name) }
     },
-    ShowField("l2cap.signaling.identifier", .integer, .tree("L2CAP Signaling", "Identifier")),
+    ShowField("l2cap.signaling.identifier", .integer, .tree("L2CAP Signaling", "Identifier")) {
+      int($0.analyzed.decoded.signaling?.identifier)
+    },
   ]
 
   static let att: [ShowField] =
@@ -94,8 +103,8 @@ extension ShowField {
       ShowField("att.descriptor_name", .string, .line("detail")) { input in
         input.analyzed.attribute?.descriptorName.map { .string($0) }
       },
-      ShowField("att.start_handle", .integer, .tree("ATT", "Starting Handle")),
-      ShowField("att.end_handle", .integer, .tree("ATT", "Ending Handle")),
+      ShowField("att.start_handle", .integer, .tree("ATT", "Starting Handle")) { int(handleRange($0)?.start) },
+      ShowField("att.end_handle", .integer, .tree("ATT", "Ending Handle")) { int(handleRange($0)?.end) },
       ShowField("att.value", .bytes, .tree("ATT", "Attribute Value|Value")) { input in
         guard let range = input.analyzed.decoded.att?.value else { return nil }
         return input.analyzed.decoded.withPayloadBytes(input.record) { bytes in
@@ -126,50 +135,137 @@ extension ShowField {
       },
       ShowField("att.outcome", .string, .line("detail")) { input in input.analyzed.outcome.map { .string($0) } },
       ShowField("att.mtu", .integer, .line("detail"), filterOnly: true, unit: "octets") { int($0.analyzed.mtu) },
-      ShowField("att.decoded", .object, .tree("Decoded Value*")),
-      ShowField("att.assembled", .array, .tree("Assembled Value*")),
-      ShowField("att.assembled.handle", .integer, .tree("Assembled Value*", "Handle"), json: "att.assembled[].handle"),
-      ShowField("att.assembled.uuid", .string, .line("detail"), json: "att.assembled[].uuid"),
-      ShowField("att.assembled.value", .string, .tree("Assembled Value*", "Value"), json: "att.assembled[].value"),
+      ShowField("att.decoded", .tree("Decoded Value*")) { $0.analyzed.value != nil },
+      ShowField("att.assembled", .tree("Assembled Value*"), type: .array) { !$0.analyzed.assembled.isEmpty },
       ShowField(
-        "att.assembled.decoded", .object, .tree("Assembled Value*", "Decoded Value*"), json: "att.assembled[].decoded"),
-      ShowField("att.assembled.frames", .array, .tree("Assembled Value*"), json: "att.assembled[].frames"),
+        "att.assembled.handle", .integer, .tree("Assembled Value*", "Handle"), json: "att.assembled[].handle",
+        many: { input in input.analyzed.assembled.map { .integer(Int64($0.handle)) } }),
+      ShowField(
+        "att.assembled.uuid", .uuid, .line("detail"), json: "att.assembled[].uuid",
+        many: { input in input.analyzed.assembled.compactMap { $0.attribute?.uuidText.map { .string($0) } } }),
+      ShowField(
+        "att.assembled.value", .bytes, .tree("Assembled Value*", "Value"), json: "att.assembled[].value",
+        many: { input in input.analyzed.assembled.map { .bytes($0.value) } }),
+      ShowField(
+        "att.assembled.decoded", .tree("Assembled Value*", "Decoded Value*"), json: "att.assembled[].decoded"
+      ) { input in input.analyzed.assembled.contains { $0.decoded != nil } },
+      ShowField(
+        "att.assembled.frames", .integer, .tree("Assembled Value*"), json: "att.assembled[].frames", type: .array,
+        many: { input in input.analyzed.assembled.flatMap { $0.frames.map { .integer(Int64($0)) } } }),
     ] + discovery
 
   /// What discovery responses list (`Discovered` in `-v`): `att.services[].uuid` is
-  /// `att.services.uuid`.
+  /// `att.services.uuid`, with a value per entry. Names come from the dissector library
+  /// show was given, which filters do not see: they filter on the UUID.
   static let discovery: [ShowField] =
     listed(
       "services", "Primary Service|Secondary Service",
       [
-        ("start", .integer, "Start Handle"), ("end", .integer, "End Handle"), ("uuid", .string, "UUID"),
-        ("name", .string, "UUID"), ("primary", .boolean, nil),
+        .init("start", .integer, "Start Handle") { if case .service(let s) = $0 { int(s.start) } else { nil } },
+        .init("end", .integer, "End Handle") { if case .service(let s) = $0 { int(s.end) } else { nil } },
+        .init("uuid", .uuid, "UUID") { if case .service(let s) = $0 { uuid(s.uuid) } else { nil } },
+        .init("name", "UUID"),
+        .init("primary", .bool, nil) { if case .service(let s) = $0 { .bool(s.primary) } else { nil } },
       ])
     + listed(
       "characteristics", "Characteristic",
       [
-        ("declaration", .integer, "Declaration Handle"), ("value", .integer, "Value Handle"),
-        ("uuid", .string, "UUID"), ("name", .string, "UUID"), ("properties", .integer, "Characteristic Properties"),
+        .init("declaration", .integer, "Declaration Handle") {
+          if case .characteristic(let c) = $0 { int(c.declaration) } else { nil }
+        },
+        .init("value", .integer, "Value Handle") { if case .characteristic(let c) = $0 { int(c.value) } else { nil } },
+        .init("uuid", .uuid, "UUID") { if case .characteristic(let c) = $0 { uuid(c.uuid) } else { nil } },
+        .init("name", "UUID"),
+        .init("properties", .integer, "Characteristic Properties") {
+          if case .characteristic(let c) = $0 { int(c.properties) } else { nil }
+        },
       ])
     + listed(
       "includes", "Include",
       [
-        ("handle", .integer, "Handle"), ("start", .integer, "Start Handle"), ("end", .integer, "End Handle"),
-        ("uuid", .string, "UUID"), ("name", .string, "UUID"),
+        .init("handle", .integer, "Handle") { if case .include(let i) = $0 { int(i.handle) } else { nil } },
+        .init("start", .integer, "Start Handle") { if case .include(let i) = $0 { int(i.start) } else { nil } },
+        .init("end", .integer, "End Handle") { if case .include(let i) = $0 { int(i.end) } else { nil } },
+        .init("uuid", .uuid, "UUID") { if case .include(let i) = $0 { i.uuid.flatMap(uuid) } else { nil } },
+        .init("name", "UUID"),
       ])
     + listed(
       "descriptors", "Attribute",
-      [("handle", .integer, "Handle"), ("uuid", .string, "UUID"), ("name", .string, "UUID")])
-    + listed("ranges", "Range", [("start", .integer, "Start Handle"), ("end", .integer, "End Handle")])
+      [
+        .init("handle", .integer, "Handle") { if case .descriptor(let h, _) = $0 { int(h) } else { nil } },
+        .init("uuid", .uuid, "UUID") { if case .descriptor(_, let u) = $0 { uuid(u) } else { nil } },
+        .init("name", "UUID"),
+      ])
+    + listed(
+      "ranges", "Range",
+      [
+        .init("start", .integer, "Start Handle") { if case .range(let start, _) = $0 { int(start) } else { nil } },
+        .init("end", .integer, "End Handle") { if case .range(_, let end) = $0 { int(end) } else { nil } },
+      ])
 
-  /// A discovery list and its items' keys, with their `-v` names under `node`.
-  private static func listed(_ list: String, _ node: String, _ items: [(String, JSONType, String?)]) -> [ShowField] {
-    [ShowField("att.\(list)", .array, .tree("ATT", "Discovered"))]
-      + items.map { key, type, label in
-        ShowField(
-          "att.\(list).\(key)", type, .node(["ATT", "Discovered", node] + (label.map { [$0] } ?? [])),
-          json: "att.\(list)[].\(key)")
+  /// One key of a discovery list's items: its `-v` name under the entry's node, and how a
+  /// filter reads it from an entry (nil for the names).
+  struct ListedKey {
+    var key: String
+    var kind: FilterFieldKind?
+    var type: JSONType
+    var label: String?
+    var read: (@Sendable (GATTDiscovered) -> FilterValue?)?
+
+    init(
+      _ key: String, _ kind: FilterFieldKind, _ label: String?,
+      _ read: @escaping @Sendable (GATTDiscovered) -> FilterValue?
+    ) {
+      (self.key, self.kind, self.type, self.label, self.read) = (key, kind, ShowField.jsonType(of: kind), label, read)
+    }
+
+    /// A name: JSON only.
+    init(_ key: String, _ label: String) {
+      (self.key, self.kind, self.type, self.label, self.read) = (key, nil, .string, label, nil)
+    }
+  }
+
+  /// A discovery list and its items' keys. The list filters as present when the response
+  /// lists an entry of its kind.
+  private static func listed(_ list: String, _ node: String, _ keys: [ListedKey]) -> [ShowField] {
+    let first = keys[0].read!
+    let array = ShowField("att.\(list)", .tree("ATT", "Discovered"), type: .array) { input in
+      discovered(input).contains { first($0) != nil }
+    }
+    return [array]
+      + keys.map { key in
+        let verbose = ShowField.Verbose.node(["ATT", "Discovered", node] + (key.label.map { [$0] } ?? []))
+        let json = "att.\(list)[].\(key.key)"
+        guard let kind = key.kind, let read = key.read else {
+          return ShowField("att.\(list).\(key.key)", key.type, verbose, json: json)
+        }
+        return ShowField(
+          "att.\(list).\(key.key)", kind, verbose, json: json, many: { input in discovered(input).compactMap(read) })
       }
+  }
+
+  /// The entries of a discovery response, read with its request's type.
+  private static func discovered(_ input: borrowing FilterInput) -> [GATTDiscovered] {
+    guard let att = input.analyzed.decoded.att, GATTDiscovered.isDiscoveryResponse(att) else { return [] }
+    let exchange = input.analyzed.exchange
+    var entries: [GATTDiscovered] = []
+    input.analyzed.decoded.withPayloadBytes(input.record) { bytes in
+      GATTDiscovered.forEach(in: att, bytes, exchange) { entries.append($0) }
+    }
+    return entries
+  }
+
+  private static func uuid(_ uuid: BluetoothUUID) -> FilterValue { .string(uuid.normalized.description) }
+
+  /// The handle range a Find Information, Find By Type Value, Read By Type or Read By
+  /// Group Type Request names.
+  private static func handleRange(_ input: borrowing FilterInput) -> (start: UInt16, end: UInt16)? {
+    switch input.analyzed.decoded.att?.parameters {
+    case .handleRange(let start, let end)?, .readByType(let start, let end, _)?,
+      .findByTypeValue(let start, let end, _, _)?:
+      (start, end)
+    default: nil
+    }
   }
 
   static let smp: [ShowField] = [
@@ -198,12 +294,16 @@ extension ShowField {
   ]
 
   static let others: [ShowField] = [
-    ShowField("monitor", .object, .line("type")),
-    ShowField("monitor.opcode", .integer, .line("type")),
-    ShowField("monitor.name", .string, .line("type")),
-    ShowField("packetlogger", .object, .line("type")),
-    ShowField("packetlogger.type", .integer, .line("type")),
-    ShowField("packetlogger.name", .string, .line("type")),
+    ShowField("monitor", .line("type")) { $0.analyzed.decoded.monitor != nil },
+    ShowField("monitor.opcode", .integer, .line("type")) { int($0.analyzed.decoded.monitor?.rawValue) },
+    ShowField("monitor.name", .string, .line("type")) { input in
+      input.analyzed.decoded.monitor.map { .string(RecordKindNames.name($0)) }
+    },
+    ShowField("packetlogger", .line("type")) { $0.analyzed.decoded.packetLogger != nil },
+    ShowField("packetlogger.type", .integer, .line("type")) { int($0.analyzed.decoded.packetLogger) },
+    ShowField("packetlogger.name", .string, .line("type")) { input in
+      input.analyzed.decoded.packetLogger.map { .string(RecordKindNames.packetLoggerName($0)) }
+    },
     ShowField("diagnostics", .line("detail"), type: .array) { !$0.analyzed.decoded.diagnostics.isEmpty },
     ShowField(
       "diagnostics.id", .string, .line("detail"), json: "diagnostics[].id",
@@ -211,7 +311,9 @@ extension ShowField {
     ShowField(
       "diagnostics.severity", .string, .line("detail"), json: "diagnostics[].severity",
       many: { input in input.analyzed.decoded.diagnostics.map { .string($0.severity.rawValue) } }),
-    ShowField("diagnostics.message", .string, .line("detail"), json: "diagnostics[].message"),
+    ShowField(
+      "diagnostics.message", .string, .line("detail"), json: "diagnostics[].message",
+      many: { input in input.analyzed.decoded.diagnostics.map { .string($0.message) } }),
     ShowField("fields", .array, .tree()),
   ]
 

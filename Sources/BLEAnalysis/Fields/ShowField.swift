@@ -38,6 +38,9 @@ public struct ShowField: Sendable {
   /// The unit of a number: `s`, `ms`, `µs`, `octets`, `dBm`.
   public let unit: String?
   public let verbose: Verbose
+  /// When the JSON leaves out a value filters still read (`false`, `1`, the record's
+  /// own length): nil when both always agree.
+  public let omitted: String?
   /// Other filter names for the field (tshark's `frame.number` for `frame`).
   public let aliases: [String]
   let reader: FilterCatalog<FilterInput>.Reader?
@@ -46,9 +49,10 @@ public struct ShowField: Sendable {
   init(
     _ id: String, _ kind: FilterFieldKind, _ verbose: Verbose, json: String? = nil, filterOnly: Bool = false,
     type: JSONType? = nil,
-    unit: String? = nil, aliases: [String] = [], one: @escaping @Sendable (borrowing FilterInput) -> FilterValue?
+    unit: String? = nil, omitted: String? = nil, aliases: [String] = [],
+    one: @escaping @Sendable (borrowing FilterInput) -> FilterValue?
   ) {
-    self.init(id, kind, verbose, filterOnly ? nil : json ?? id, type, unit, aliases, .one(one))
+    self.init(id, kind, verbose, filterOnly ? nil : json ?? id, type, unit, aliases, .one(one), omitted: omitted)
   }
 
   /// A field with any number of values per record (one per report, per diagnostic…).
@@ -79,12 +83,14 @@ public struct ShowField: Sendable {
     self.verbose = verbose
     self.aliases = []
     self.reader = nil
+    self.omitted = nil
   }
 
   private init(
     _ id: String, _ kind: FilterFieldKind, _ verbose: Verbose, _ json: String?, _ type: JSONType?, _ unit: String?,
-    _ aliases: [String], _ reader: FilterCatalog<FilterInput>.Reader
+    _ aliases: [String], _ reader: FilterCatalog<FilterInput>.Reader, omitted: String? = nil
   ) {
+    self.omitted = omitted
     self.id = id
     self.json = json
     self.type = type ?? Self.jsonType(of: kind)
