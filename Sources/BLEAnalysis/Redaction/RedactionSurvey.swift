@@ -241,7 +241,7 @@ public struct RedactionSurvey {
     }
     if let hci = decoded.hci {
       if hci.type == .command, let opcode = hci.opcode, opcode >> 10 == 0x3F { note("hci.vendor", record.frame) }
-      if hci.type == .event, hci.event == 0xFF { note("hci.vendor", record.frame) }
+      if hci.type == .event, hci.event == HCIEventCode.vendorSpecific.rawValue { note("hci.vendor", record.frame) }
     }
   }
 
