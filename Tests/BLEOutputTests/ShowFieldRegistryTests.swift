@@ -348,3 +348,17 @@ import Testing
     #expect(stored == Self.table, "README's show field table differs from ShowField.all; record it again")
   }
 }
+
+/// The Prometheus metrics' labels that carry show's fields name registry ids.
+@Suite struct MetricFieldTests {
+  @Test func labelsNameRegistryFields() {
+    let ids = Set(ShowField.all.map(\.id))
+    var names: Set<String> = []
+    for metric in PrometheusRenderer.Metric.allCases {
+      #expect(names.insert(metric.rawValue).inserted)
+      #expect(metric.rawValue.wholeMatch(of: /bleanalyze_[a-z_]+/) != nil)
+      for (label, field) in metric.fields { #expect(ids.contains(field), "\(metric.rawValue) \(label): \(field)") }
+    }
+    #expect(PrometheusRenderer.Metric.records.fields["type"] == "hci.type")
+  }
+}
