@@ -104,6 +104,15 @@ public enum RedactionFields {
     0x03: ["Rand", "EDIV", "SKDC", "IVC"], 0x04: ["SKDP", "IVP"],
   ]
 
+  /// show's fields (``ShowField`` ids) whose values `redact` replaces, by what they
+  /// hold. A test holds it to the registry: every field of show's record that holds an
+  /// address is here, so a new one needs a decision.
+  public static let showFields: [String: RedactionKind.Category] = [
+    "adv.address": .address, "conn.peer": .address, "conn.peer.address": .address, "ll.adv_address": .address,
+    "ll.init_address": .address, "ll.scan_address": .address, "ll.target_address": .address, "adv.name": .name,
+    "conn.peer.name": .name,
+  ]
+
   /// The Device Name characteristic (GAP), whose value is a name.
   public static let deviceName = BluetoothUUID(uuid16: 0x2A00)
   /// The Reconnection Address characteristic, whose value is an address.
