@@ -89,10 +89,14 @@ public enum RedactionFields {
   ]
 
   /// AD types that carry names: Shortened and Complete Local Name, Broadcast_Name.
-  public static let adNames: Set<UInt8> = [0x08, 0x09, 0x30]
+  public static let adNames: Set<UInt8> = [
+    ADType.shortenedLocalName.rawValue, ADType.completeLocalName.rawValue, ADType.broadcastName.rawValue,
+  ]
   /// AD types that carry addresses (six octets each): Public and Random Target
   /// Address, LE Bluetooth Device Address (with its type octet after it).
-  public static let adAddresses: Set<UInt8> = [0x17, 0x18, 0x1B]
+  public static let adAddresses: Set<UInt8> = [
+    ADType.publicTargetAddress.rawValue, ADType.randomTargetAddress.rawValue, ADType.leBluetoothDeviceAddress.rawValue,
+  ]
   /// AD types that carry OOB pairing values: Simple Pairing Hash C and Randomizer R
   /// (-192 and -256), Security Manager TK Value, LE Secure Connections Confirmation
   /// and Random Values.
