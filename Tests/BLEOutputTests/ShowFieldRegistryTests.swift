@@ -219,6 +219,19 @@ import Testing
     #expect(Self.seen.labelled.count > 60, "\(Self.seen.labelled.count) labels found")
   }
 
+  /// A key says its unit (`latency_ms`), and a field in ms or µs has a key that says so.
+  @Test func unitsFollowTheKeys() {
+    for field in ShowField.all {
+      if field.id.hasSuffix("_ms") || field.unit == "ms" {
+        #expect(field.id.hasSuffix("_ms") && field.unit == "ms", "\(field.id)")
+      }
+      if field.id.hasSuffix("_us") || field.unit == "µs" {
+        #expect(field.id.hasSuffix("_us") && field.unit == "µs", "\(field.id)")
+      }
+      if field.type != .integer && field.type != .number { #expect(field.unit == nil, "\(field.id) has a unit") }
+    }
+  }
+
   // MARK: Schema
 
   static func schema(_ name: String) throws -> [String: Any] {
@@ -325,7 +338,8 @@ import Testing
       let verbose: String =
         switch field.verbose {
         case .line(let column): "line: \(column)"
-        case .node(let names): names.isEmpty ? "the tree" : names.joined(separator: " › ")
+        case .node(let names):
+          names.isEmpty ? "the tree" : names.joined(separator: " › ").replacingOccurrences(of: "*", with: "…")
         }
       lines.append(
         "| `\(field.id)` | \(json) | \(field.type.rawValue) | \(field.unit ?? "") | \(filter ?? "—") | \(verbose.replacingOccurrences(of: "|", with: " or ")) |"
