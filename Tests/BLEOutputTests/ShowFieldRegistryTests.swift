@@ -51,7 +51,19 @@ import Testing
     for (name, kind) in declared { #expect(RecordFilter.catalog.kind(of: name) == kind, "\(name)") }
   }
 
-  /// The JSON fields no filter reads yet; a new JSON field needs a filter field.
+  /// A filter with a name of schema_version 1 is told the new one.
+  @Test func oldNamesAreToldTheNewOnes() {
+    for (old, new) in ShowField.renamed {
+      #expect(RecordFilter.catalog.kind(of: old) == nil && RecordFilter.catalog.kind(of: new) != nil)
+      do {
+        _ = try RecordFilter.compile("\(old) == \"Heart Rate\"")
+        Issue.record("\(old) compiled")
+      } catch {
+        #expect(error.message == "unknown field '\(old)'; schema_version 2 calls it '\(new)'")
+      }
+    }
+  }
+
   /// The JSON fields no filter reads: the file a record came from (show's, not the
   /// record's), names from the dissector library show was given (filter on the UUID), and
   /// the `-v` tree. A new JSON field needs a filter field.

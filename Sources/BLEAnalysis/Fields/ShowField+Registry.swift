@@ -7,6 +7,13 @@ import BLEDissect
 extension ShowField {
   public static let all: [ShowField] = record + hci + acl + l2cap + att + smp + adv + conn + others + linkLayer
 
+  /// Filter names of schema_version 1 whose meaning was split or renamed in 2: a
+  /// filter that uses one is told the new name.
+  public static let renamed: [String: String] = [
+    "att.service": "att.service_name", "att.characteristic": "att.characteristic_name",
+    "att.descriptor": "att.descriptor_name",
+  ]
+
   static func int(_ value: (some BinaryInteger)?) -> FilterValue? { value.map { .integer(Int64($0)) } }
 
   static let record: [ShowField] = [
