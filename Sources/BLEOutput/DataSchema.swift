@@ -5,13 +5,18 @@
 /// `schema_version` of the contract, and schemas name each other by that URN.
 public enum DataSchema: String, CaseIterable, Sendable {
   case show, timeline, stats, gatt, devices, app, dissectors, throughput, tables
+  /// `live --list`: the adapters.
+  case liveList = "live-list"
+  /// `redact --map`: the mapping for the capture's owner (JSON only).
+  case redactMap = "redact-map"
 
   /// `urn:bleanalyze:schema:timeline:2`: the `$id` of the `--format json` document's
   /// schema, and the `$schema` every such document carries.
   public var id: String { Self.id(of: rawValue) }
 
   /// The schema of one line of `--format ndjson` (the `dissectors` schema covers both;
-  /// `tables` is the schema of a row of any table, each an NDJSON line).
+  /// `tables` is the schema of a row of any table, each an NDJSON line; `redact --map` has
+  /// no NDJSON).
   public var lineSchemaName: String {
     switch self {
     case .show: "show-record"
@@ -23,6 +28,8 @@ public enum DataSchema: String, CaseIterable, Sendable {
     case .dissectors: "dissectors"
     case .throughput: "throughput-line"
     case .tables: "tables"
+    case .liveList: "adapter"
+    case .redactMap: "redact-map"
     }
   }
 
@@ -36,6 +43,7 @@ public enum DataSchema: String, CaseIterable, Sendable {
 
   /// Every schema file by name (`show-record` for show-record.schema.json).
   static let files: [String: [UInt8]] = [
+    "adapter": PackageResources.adapter_schema_json,
     "advertising": PackageResources.advertising_schema_json,
     "app": PackageResources.app_schema_json,
     "app-line": PackageResources.app_line_schema_json,
@@ -45,6 +53,8 @@ public enum DataSchema: String, CaseIterable, Sendable {
     "dissectors": PackageResources.dissectors_schema_json,
     "gatt": PackageResources.gatt_schema_json,
     "gatt-line": PackageResources.gatt_line_schema_json,
+    "live-list": PackageResources.live_list_schema_json,
+    "redact-map": PackageResources.redact_map_schema_json,
     "show": PackageResources.show_schema_json,
     "show-record": PackageResources.show_record_schema_json,
     "stats": PackageResources.stats_schema_json,

@@ -22,15 +22,9 @@ extension OutputBuffer {
   }
 
   /// The start of a JSON document that lists its items under `key`:
-  /// `{"$schema":"urn:bleanalyze:schema:devices:2","schema_version":2,"devices":[`; without
-  /// `$schema` for a document that has no published schema.
-  public mutating func appendDocumentStart(_ schema: DataSchema?, listing key: StaticString) {
-    if let schema {
-      appendDocumentHeader(schema)
-    } else {
-      append("{\"schema_version\":")
-      appendDecimal(schemaVersion)
-    }
+  /// `{"$schema":"urn:bleanalyze:schema:devices:2","schema_version":2,"devices":[`.
+  public mutating func appendDocumentStart(_ schema: DataSchema, listing key: StaticString) {
+    appendDocumentHeader(schema)
     append(",\"")
     append(key)
     append("\":[")

@@ -12,34 +12,58 @@ public enum PrometheusRenderer {
   /// What `Content-Type` the exposition goes with.
   public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-  /// Every metric: name, type and help, in the order they are written.
-  public static let metrics: [(name: String, type: String, help: String)] = [
-    ("bleanalyze_records_total", "counter", "Records read, by data-contract type (command, event, acl, ...)."),
-    ("bleanalyze_dropped_records_total", "counter", "Records the source lost (monitor socket drops)."),
-    (
-      "bleanalyze_att_requests_total", "counter",
-      "ATT requests and indications (stats' transactions), by request opcode and outcome (ok, error, timeout, unanswered)."
-    ),
-    (
-      "bleanalyze_att_request_duration_seconds", "histogram",
-      "Time from an ATT request or indication to its answer, or until it was given up, by request opcode."
-    ),
-    (
-      "bleanalyze_connections_total", "counter",
-      "Connections by outcome: connected, already_up (up before the capture began), and the Create Connection attempts that ended cancelled, failed or timed_out."
-    ),
-    (
-      "bleanalyze_connect_duration_seconds", "histogram",
-      "Time from a Create Connection to its Connection Complete, for attempts that connected."
-    ),
-    ("bleanalyze_disconnections_total", "counter", "Disconnections by HCI reason and initiator."),
-    ("bleanalyze_connections_open", "gauge", "Connections up now."),
-    ("bleanalyze_advertising_reports_total", "counter", "Advertising reports received."),
-    (
-      "bleanalyze_payload_bytes_total", "counter",
-      "Payload bytes (ATT values, L2CAP CoC SDUs) by direction (tx, rx) and operation (write_cmd, write_req, write_long, notify, indicate, read, coc), as throughput counts them."
-    ),
-  ]
+  /// Every metric, in the order they are written: its name (the raw value), type and help
+  /// are declared here once.
+  public enum Metric: String, CaseIterable, Sendable {
+    case records = "bleanalyze_records_total"
+    case droppedRecords = "bleanalyze_dropped_records_total"
+    case attRequests = "bleanalyze_att_requests_total"
+    case attRequestDuration = "bleanalyze_att_request_duration_seconds"
+    case connections = "bleanalyze_connections_total"
+    case connectDuration = "bleanalyze_connect_duration_seconds"
+    case disconnections = "bleanalyze_disconnections_total"
+    case connectionsOpen = "bleanalyze_connections_open"
+    case advertisingReports = "bleanalyze_advertising_reports_total"
+    case payloadBytes = "bleanalyze_payload_bytes_total"
+
+    public var type: String {
+      switch self {
+      case .attRequestDuration, .connectDuration: "histogram"
+      case .connectionsOpen: "gauge"
+      default: "counter"
+      }
+    }
+
+    public var help: String {
+      switch self {
+      case .records: "Records read, by data-contract type (command, event, acl, ...)."
+      case .droppedRecords: "Records the source lost (monitor socket drops)."
+      case .attRequests:
+        "ATT requests and indications (stats' transactions), by request opcode and outcome (ok, error, timeout, unanswered)."
+      case .attRequestDuration:
+        "Time from an ATT request or indication to its answer, or until it was given up, by request opcode."
+      case .connections:
+        "Connections by outcome: connected, already_up (up before the capture began), and the Create Connection attempts that ended cancelled, failed or timed_out."
+      case .connectDuration: "Time from a Create Connection to its Connection Complete, for attempts that connected."
+      case .disconnections: "Disconnections by HCI reason and initiator."
+      case .connectionsOpen: "Connections up now."
+      case .advertisingReports: "Advertising reports received."
+      case .payloadBytes:
+        "Payload bytes (ATT values, L2CAP CoC SDUs) by direction (tx, rx) and operation (write_cmd, write_req, write_long, notify, indicate, read, coc), as throughput counts them."
+      }
+    }
+
+    /// The labels whose values are show's fields (``ShowField`` ids): a record's `type`
+    /// is its `hci.type`, a request's `opcode` the `att.name` of its opcode.
+    public var fields: [String: String] {
+      switch self {
+      case .records: ["type": "hci.type"]
+      case .attRequests: ["opcode": "att.name", "outcome": "att.outcome"]
+      case .attRequestDuration: ["opcode": "att.name"]
+      default: [:]
+      }
+    }
+  }
 
   /// Outcomes `bleanalyze_connections_total` always has, at 0 until one happens.
   static let connectionOutcomes = [
@@ -48,52 +72,51 @@ public enum PrometheusRenderer {
   ]
 
   public static func render(_ metrics: LiveMetrics, summary: CaptureSummary, into out: inout OutputBuffer) {
-    for (name, type, help) in Self.metrics {
+    for metric in Metric.allCases {
+      let name = metric.rawValue
       out.append("# HELP ")
       out.append(string: name)
       out.append(" ")
-      out.append(string: help)
+      out.append(string: metric.help)
       out.append("\n# TYPE ")
       out.append(string: name)
       out.append(" ")
-      out.append(string: type)
+      out.append(string: metric.type)
       out.append("\n")
-      switch name {
-      case "bleanalyze_records_total":
+      switch metric {
+      case .records:
         samples(name, summary.byType.map { ([("type", $0.key)], $0.value) }, into: &out)
-      case "bleanalyze_dropped_records_total":
+      case .droppedRecords:
         sample(name, [], summary.dropped, into: &out)
-      case "bleanalyze_att_requests_total":
+      case .attRequests:
         let rows = metrics.requests.map { key, count in
           ([("opcode", ATTOpcode(rawValue: key.opcode).name), ("outcome", key.outcome.rawValue)], count)
         }
         samples(name, rows, into: &out)
-      case "bleanalyze_att_request_duration_seconds":
+      case .attRequestDuration:
         for (opcode, durations) in metrics.requestDurations.sorted(by: { $0.key < $1.key }) {
           histogram(name, [("opcode", ATTOpcode(rawValue: opcode).name)], durations, into: &out)
         }
-      case "bleanalyze_connections_total":
+      case .connections:
         for outcome in connectionOutcomes {
           sample(name, [("outcome", outcome)], metrics.connections[outcome] ?? 0, into: &out)
         }
-      case "bleanalyze_connect_duration_seconds":
+      case .connectDuration:
         histogram(name, [], metrics.connectDurations, into: &out)
-      case "bleanalyze_disconnections_total":
+      case .disconnections:
         let rows = metrics.disconnections.map { key, count in
           ([("reason", HCIStatusCode(rawValue: key.reason).name), ("initiator", key.initiator.rawValue)], count)
         }
         samples(name, rows, into: &out)
-      case "bleanalyze_connections_open":
+      case .connectionsOpen:
         sample(name, [], metrics.connectionsOpen, into: &out)
-      case "bleanalyze_advertising_reports_total":
+      case .advertisingReports:
         sample(name, [], metrics.advertisingReports, into: &out)
-      case "bleanalyze_payload_bytes_total":
+      case .payloadBytes:
         let rows = metrics.payloadBytes.map { key, bytes in
           ([("direction", key.direction.rawValue), ("op", key.operation.rawValue)], bytes)
         }
         samples(name, rows, into: &out)
-      default:
-        break
       }
     }
   }

@@ -113,8 +113,7 @@ public enum RedactionRenderer {
   /// IRK and name, and every frame left as is. It goes to its own file, never into
   /// the redacted capture.
   public static func mapping(_ plan: RedactionPlan, input: String, output: String, into out: inout OutputBuffer) {
-    out.append("{\"schema_version\":")
-    out.appendDecimal(schemaVersion)
+    out.appendDocumentHeader(.redactMap)
     out.append(",\"input\":")
     out.appendJSONString(input)
     out.append(",\"output\":")

@@ -233,27 +233,7 @@ struct Live: ParsableCommand {
       throw Failure(error.description, status: ExitStatus.unreadable)
     }
     var out = OutputBuffer()
-    if options.format == .json { out.appendDocumentStart(nil, listing: "adapters") }
-    for (position, adapter) in adapters.enumerated() {
-      switch options.format {
-      case .text:
-        out.append(string: "\(adapter.name)  \(adapter.address)  \(adapter.bus)  \(adapter.isUp ? "up" : "down")\n")
-      case .json, .ndjson:
-        if options.format == .json && position > 0 { out.append(",") }
-        out.append("{\"index\":")
-        out.appendDecimal(Int(adapter.index))
-        out.append(",\"name\":")
-        out.appendJSONString(adapter.name)
-        out.append(",\"address\":")
-        out.appendJSONString(adapter.address)
-        out.append(",\"bus\":")
-        out.appendJSONString(adapter.bus)
-        out.append(adapter.isUp ? ",\"up\":true}" : ",\"up\":false}")
-        if options.format == .ndjson { out.append("\n") }
-      }
-    }
-    if options.format == .json { out.append("]}\n") }
-    if options.format == .text && adapters.isEmpty { out.append("no Bluetooth adapters\n") }
+    AdapterListing.append(adapters, options.format, into: &out)
     out.flush(force: true)
   }
 }

@@ -9,8 +9,9 @@ struct SchemaCommand: ParsableCommand {
     abstract: "Print the JSON Schema of a command's JSON or NDJSON output.",
     discussion: """
       Prints the JSON Schema (draft 2020-12) of `bleanalyze COMMAND --format json`, or with \
-      --ndjson of one line of `--format ndjson`. Every JSON document names its schema in \
-      `$schema` (`urn:bleanalyze:schema:timeline:1`); NDJSON lines carry none. The schemas \
+      --ndjson of one line of `--format ndjson`; `live-list` is `live --list`'s and \
+      `redact-map` the `redact --map` file's. Every JSON document names its schema in \
+      `$schema` (`urn:bleanalyze:schema:timeline:2`); NDJSON lines carry none. The schemas \
       a schema refers to are embedded in its `$defs`, so the output validates on its own: \
       `bleanalyze schema timeline > timeline.schema.json`.
       """

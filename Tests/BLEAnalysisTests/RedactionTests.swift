@@ -69,6 +69,16 @@ struct RedactionTests {
   /// Every octet string of 8 octets or more in the HCI tables is either a secret, an
   /// IRK, AD data, or known not to be secret; and every name on those lists is in the
   /// tables (no typo leaves a key in the clear).
+  /// The show fields redact replaces are registry fields, and every address field of the
+  /// registry is one of them.
+  @Test func showFieldsAreTheRegistrys() {
+    let fields = Dictionary(uniqueKeysWithValues: ShowField.all.map { ($0.id, $0) })
+    for id in RedactionFields.showFields.keys { #expect(fields[id] != nil, "\(id) is not a show field") }
+    for field in ShowField.all where field.filterKind == .address {
+      #expect(RedactionFields.showFields[field.id] == .address, "\(field.id) holds an address: redact it")
+    }
+  }
+
   @Test func hciParameterListsCoverTheTables() {
     func walk(_ layout: [HCIParameter], _ body: (HCIParameter) -> Void) {
       for parameter in layout {

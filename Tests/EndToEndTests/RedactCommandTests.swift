@@ -18,6 +18,25 @@ struct RedactCommandTests {
     return (output, document, stderr)
   }
 
+  /// No value of the show fields that hold addresses and names (RedactionFields.showFields)
+  /// is left in the redacted capture, read with `show -T fields`.
+  @Test(arguments: ["Samples/hr-sensor.btsnoop", "Samples/secure-sensor.btsnoop", "Samples/air-sensor.pcap"])
+  func showFieldsAreReplaced(_ sample: String) throws {
+    let (output, _, _) = try redact(sample)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let fields = [
+      "adv.address", "adv.name", "conn.peer.address", "conn.peer.name", "ll.adv_address", "ll.init_address",
+    ]
+    func values(_ file: String) -> Set<String> {
+      let text = run(["show", "-T", "fields"] + fields.flatMap { ["-e", $0] } + [file]).stdout
+      return Set(text.split(whereSeparator: { $0 == "\t" || $0 == "\n" || $0 == "," }).map(String.init))
+    }
+    let original = values(sample)
+    #expect(!original.isEmpty, "\(sample) shows addresses or names")
+    let left = original.intersection(values(output.path))
+    #expect(left.isEmpty, "\(sample): \(left.sorted()) still in the redacted capture")
+  }
+
   /// The `fields` of SMP in `show -v --format ndjson`, by frame.
   private func smpValues(_ file: URL) -> [Int: [String: String]] {
     var values: [Int: [String: String]] = [:]

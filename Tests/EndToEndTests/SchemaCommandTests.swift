@@ -67,7 +67,7 @@ struct SchemaCommandTests {
 
   @Test("each schema names itself by URN and is printed whole")
   func schemasAreReachable() throws {
-    for command in Self.commands + ["dissectors"] {
+    for command in Self.commands + ["dissectors", "live-list", "redact-map"] {
       let output = runRaw(["schema", command])
       #expect(output.status == 0, "\(command): \(output.stderr)")
       let schema = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], "\(command)")
@@ -79,6 +79,27 @@ struct SchemaCommandTests {
       }
     }
     #expect(runRaw(["schema", "frobnicate"]).status == 1)
+  }
+
+  /// `redact --map` names its schema, and `schema redact-map` validates it.
+  @Test(
+    "redact --map validates against schema redact-map",
+    arguments: ["Samples/hr-sensor.btsnoop", "Samples/secure-sensor.btsnoop", "Samples/vendor-gatt.btsnoop"])
+  func redactMapValidates(_ sample: String) throws {
+    let schema = Paths.scratchFile("redact-map-schema")
+    let map = Paths.scratchFile("redact-map")
+    let output = Paths.scratchFile("redacted.btsnoop")
+    defer { for file in [schema, map, output] { try? FileManager.default.removeItem(at: file) } }
+    try runRaw(["schema", "redact-map"]).stdout.write(to: schema)
+    let result = runRaw(["redact", Paths.packageRoot.appending(path: sample).path, output.path, "--map", map.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let text = try String(contentsOf: map, encoding: .utf8)
+    #expect(text.hasPrefix("{\"$schema\":\"urn:bleanalyze:schema:redact-map:2\",\"schema_version\":2,"))
+    // The validator reads one document per line.
+    let document = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    try JSONSerialization.data(withJSONObject: document).write(to: map)
+    let validation = execute(Schemas.python3, ["-c", Self.validator, schema.path, map.path])
+    #expect(validation.status == 0, "\(sample):\n\(validation.text)\(validation.stderr)")
   }
 
   @Test("every command's json and ndjson output validates", arguments: captures())

@@ -46,6 +46,11 @@ public struct FilterCatalog<Subject: ~Copyable & ~Escapable>: Sendable {
     insert(name, Entry(kind: .presence, reader: .one({ present($0) ? .bool(true) : nil })))
   }
 
+  /// Adds a field whose reader is already made (``ShowField``'s).
+  mutating func add(_ name: String, _ kind: FilterFieldKind, _ reader: Reader) {
+    insert(name, Entry(kind: kind, reader: reader))
+  }
+
   /// Every field name, sorted, for help and error hints.
   public var names: [String] { entries.keys.sorted() }
 

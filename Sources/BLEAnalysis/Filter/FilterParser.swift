@@ -124,6 +124,9 @@ struct FilterParser<Subject: ~Copyable & ~Escapable> {
       guard let first = name.first, first.isLetter || first == "_", !name.contains(":") else {
         throw error(field.column, "expected a field name, found \(field.shown)")
       }
+      if let new = ShowField.renamed[name] {
+        throw error(field.column, "unknown field '\(name)'; schema_version 2 calls it '\(new)'")
+      }
       let hint = catalog.suggestion(for: name).map { "; did you mean '\($0)'?" } ?? ""
       throw error(field.column, "unknown field '\(name)'\(hint)")
     }

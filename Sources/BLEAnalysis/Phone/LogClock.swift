@@ -224,41 +224,37 @@ public enum LogClock {
 
   /// Collects the anchors of a capture's records, following handles so that a
   /// Disconnection Complete names its peer.
-  public struct AnchorCollector: Sendable {
+  public struct AnchorCollector {
     public private(set) var anchors: [Anchor] = []
     private var peers: [UInt16: DeviceAddress] = [:]
+    private var decoder = RecordDecoder()
 
     public init() {}
 
-    /// Reads HCI commands and events at their fixed offsets (Core 6.0 Vol 4 Part E 7.8.12,
-    /// 7.8.66, 7.7.65.1, 7.7.65.10, 7.7.65.29, 7.7.5).
+    /// Reads the record's link event: LE (Extended) Create Connection, LE (Enhanced)
+    /// Connection Complete and Disconnection Complete.
     public mutating func add(_ record: Record) {
-      let b = record.bytes
-      let time = record.timestamp.unixMicroseconds
-      func address(_ at: Int) -> DeviceAddress? {
-        // A failed connection may leave the peer all zero: no peer then.
-        guard at + 6 <= b.count, (0..<6).contains(where: { b[at + $0] != 0 }) else { return nil }
-        return DeviceAddress(rawValue: (0..<6).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) })
-      }
-      switch record.kind {
-      case .hci(H4.command) where b.count >= 3:
-        let opcode = UInt16(b[0]) | UInt16(b[1]) << 8
-        if opcode == 0x200D, b.count >= 15 {
-          anchors.append(Anchor(kind: .createConnection, time: time, peer: b[7] == 0 ? address(9) : nil))
-        } else if opcode == 0x2043, b.count >= 12 {
-          anchors.append(Anchor(kind: .createConnection, time: time, peer: b[3] == 0 ? address(6) : nil))
-        }
-      case .hci(H4.event) where b.count >= 6:
-        if b[0] == 0x3E, [0x01, 0x0A, 0x29].contains(b[2]), b.count >= 14 {
-          let handle = UInt16(b[4]) | UInt16(b[5] & 0x0F) << 8
-          let peer = address(8)
-          if b[3] == 0, let peer { peers[handle] = peer }
-          anchors.append(Anchor(kind: .connectionComplete(status: b[3]), time: time, peer: peer))
-        } else if b[0] == 0x05 {
-          let handle = UInt16(b[3]) | UInt16(b[4] & 0x0F) << 8
-          anchors.append(Anchor(kind: .disconnectionComplete(reason: b[5]), time: time, peer: peers[handle]))
-          peers[handle] = nil
-        }
+      guard case .hci(let type) = record.kind, type == H4.command || type == H4.event else { return }
+      let decoded = decoder.decode(record)
+      guard let hci = decoded.hci, let event = LinkEvent(record, hci) else { return }
+      add(event, time: record.timestamp.unixMicroseconds)
+    }
+
+    /// The anchor a link event makes, when it makes one (`time`: capture clock, Unix µs).
+    public mutating func add(_ event: LinkEvent, time: Int64) {
+      // A failed connection may leave the peer all zero: no peer then.
+      func known(_ peer: DeviceAddress?) -> DeviceAddress? { peer?.rawValue == 0 ? nil : peer }
+      switch event {
+      case .createConnection(let create) where create.le:
+        anchors.append(
+          Anchor(kind: .createConnection, time: time, peer: create.usesAcceptList ? nil : known(create.peer)))
+      case .connectionComplete(let complete) where complete.le:
+        let peer = known(complete.peer)
+        if complete.status == 0, let peer { peers[complete.handle] = peer }
+        anchors.append(Anchor(kind: .connectionComplete(status: complete.status), time: time, peer: peer))
+      case .disconnectionComplete(_, let handle, let reason):
+        anchors.append(Anchor(kind: .disconnectionComplete(reason: reason), time: time, peer: peers[handle]))
+        peers[handle] = nil
       default:
         break
       }

@@ -89,10 +89,14 @@ public enum RedactionFields {
   ]
 
   /// AD types that carry names: Shortened and Complete Local Name, Broadcast_Name.
-  public static let adNames: Set<UInt8> = [0x08, 0x09, 0x30]
+  public static let adNames: Set<UInt8> = [
+    ADType.shortenedLocalName.rawValue, ADType.completeLocalName.rawValue, ADType.broadcastName.rawValue,
+  ]
   /// AD types that carry addresses (six octets each): Public and Random Target
   /// Address, LE Bluetooth Device Address (with its type octet after it).
-  public static let adAddresses: Set<UInt8> = [0x17, 0x18, 0x1B]
+  public static let adAddresses: Set<UInt8> = [
+    ADType.publicTargetAddress.rawValue, ADType.randomTargetAddress.rawValue, ADType.leBluetoothDeviceAddress.rawValue,
+  ]
   /// AD types that carry OOB pairing values: Simple Pairing Hash C and Randomizer R
   /// (-192 and -256), Security Manager TK Value, LE Secure Connections Confirmation
   /// and Random Values.
@@ -102,6 +106,15 @@ public enum RedactionFields {
   /// EDIV, SKD and IV, LL_ENC_RSP's SKD and IV.
   public static let llSecrets: [UInt8: Set<String>] = [
     0x03: ["Rand", "EDIV", "SKDC", "IVC"], 0x04: ["SKDP", "IVP"],
+  ]
+
+  /// show's fields (``ShowField`` ids) whose values `redact` replaces, by what they
+  /// hold. A test holds it to the registry: every field of show's record that holds an
+  /// address is here, so a new one needs a decision.
+  public static let showFields: [String: RedactionKind.Category] = [
+    "adv.address": .address, "conn.peer": .address, "conn.peer.address": .address, "ll.adv_address": .address,
+    "ll.init_address": .address, "ll.scan_address": .address, "ll.target_address": .address, "adv.name": .name,
+    "conn.peer.name": .name,
   ]
 
   /// The Device Name characteristic (GAP), whose value is a name.

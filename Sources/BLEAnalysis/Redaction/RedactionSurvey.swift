@@ -240,8 +240,10 @@ public struct RedactionSurvey {
       note(diagnostic.id, record.frame)
     }
     if let hci = decoded.hci {
-      if hci.type == .command, let opcode = hci.opcode, opcode >> 10 == 0x3F { note("hci.vendor", record.frame) }
-      if hci.type == .event, hci.event == 0xFF { note("hci.vendor", record.frame) }
+      if hci.type == .command, let opcode = hci.opcode, HCIOpcode(rawValue: opcode).isVendorSpecific {
+        note("hci.vendor", record.frame)
+      }
+      if hci.type == .event, hci.event == HCIEventCode.vendorSpecific.rawValue { note("hci.vendor", record.frame) }
     }
   }
 
@@ -346,7 +348,7 @@ public struct RedactionSurvey {
         while start + 6 <= range.upperBound {
           address(bytes, start..<start + 6, RedactionKind(.address, kindName), map)
           // LE Bluetooth Device Address: one address, then its type octet.
-          if code == 0x1B { break }
+          if code == ADType.leBluetoothDeviceAddress.rawValue { break }
           start += 6
         }
       }

@@ -15,6 +15,10 @@ public struct BluetoothAdapter: Sendable, Hashable {
   public var bus: String
   public var isUp: Bool
 
+  public init(index: UInt16, name: String, address: String, bus: String, isUp: Bool) {
+    (self.index, self.name, self.address, self.bus, self.isUp) = (index, name, address, bus, isUp)
+  }
+
   /// The adapters in index order, through the HCIGETDEVLIST ioctl and `hci_devinfo`.
   public static func list() throws(LiveError) -> [BluetoothAdapter] {
     let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)

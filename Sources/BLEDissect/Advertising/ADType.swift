@@ -29,10 +29,16 @@ public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConverti
   public static let peripheralConnectionIntervalRange = Self(rawValue: 0x12)
   /// Service Data - 16-bit UUID
   public static let serviceData16 = Self(rawValue: 0x16)
+  /// Public Target Address
+  public static let publicTargetAddress = Self(rawValue: 0x17)
+  /// Random Target Address
+  public static let randomTargetAddress = Self(rawValue: 0x18)
   /// Appearance
   public static let appearance = Self(rawValue: 0x19)
   /// Advertising Interval
   public static let advertisingInterval = Self(rawValue: 0x1A)
+  /// LE Bluetooth Device Address
+  public static let leBluetoothDeviceAddress = Self(rawValue: 0x1B)
   /// Service Data - 32-bit UUID
   public static let serviceData32 = Self(rawValue: 0x20)
   /// Service Data - 128-bit UUID

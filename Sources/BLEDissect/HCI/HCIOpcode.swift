@@ -17,6 +17,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable {
   /// Baseband, 0x04 Informational, 0x05 Status, 0x06 Testing, 0x08 LE Controller,
   /// 0x3F vendor specific.
   public var ogf: UInt8 { UInt8(rawValue >> 10) }
+  /// OGF 0x3F: a vendor-specific command.
+  public var isVendorSpecific: Bool { ogf == 0x3F }
   /// Opcode Command Field.
   public var ocf: UInt16 { rawValue & 0x03FF }
 
@@ -70,7 +72,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable {
   public var name: String {
     if let name = HCICommandTable.names[rawValue] { return name }
     if rawValue == 0 { return "No Operation" }
-    if ogf == 0x3F { return "Vendor (0x" + hex(rawValue) + ")" }
+    if isVendorSpecific { return "Vendor (0x" + hex(rawValue) + ")" }
     return "Unknown (0x" + hex(rawValue) + ")"
   }
 }
