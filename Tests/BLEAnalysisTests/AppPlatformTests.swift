@@ -70,13 +70,16 @@ struct AppPlatformTests {
   /// A connect that made no connection: outcome, HCI status → Android status (with the
   /// other versions' value) and CBError code. AOSP GATT_CONN_FAIL_ESTABLISH 62 / GATT_ERROR
   /// 133; Android GATT_CONNECTION_TIMEOUT 147 (API 35); Apple connectionFailed 10, connectionTimeout 6.
-  static let connectRows: [(outcome: String, status: UInt8, android: Int, alternatives: [Int], coreBluetooth: Int?)] = [
-    ("failed", 0x3E, 62, [133], 10), ("timeout", 0x04, 147, [133], 6), ("cancelled", 0x02, 147, [133], nil),
-    ("failed", 0x0C, 133, [], 10),
-  ]
+  /// The app's own cancel gets no callback on either platform; a connect whose
+  /// registerApp() failed gets GATT_FAILURE 257.
+  static let connectRows: [(outcome: String, status: UInt8, android: Int?, alternatives: [Int], coreBluetooth: Int?)] =
+    [
+      ("failed", 0x3E, 62, [133], 10), ("timeout", 0x04, 147, [133], 6), ("cancelled", 0x02, nil, [], nil),
+      ("failed", 0x0C, 133, [], 10), ("register_failed", 0x00, 257, [], nil),
+    ]
 
   @Test("connect row", arguments: connectRows)
-  func connectRow(_ row: (outcome: String, status: UInt8, android: Int, alternatives: [Int], coreBluetooth: Int?)) {
+  func connectRow(_ row: (outcome: String, status: UInt8, android: Int?, alternatives: [Int], coreBluetooth: Int?)) {
     let android = AppPlatform.android(connect: row.outcome, status: row.status)
     #expect(android?.code == row.android)
     #expect(android?.alternatives ?? [] == row.alternatives)
