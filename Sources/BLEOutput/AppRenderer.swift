@@ -78,6 +78,10 @@ extension AppCall {
     case .discoverCharacteristics, .discoverIncluded:
       let range = startHandle.map { s in "0x" + hex(s) + "–0x" + hex(endHandle ?? s) }
       return [label, range].compactMap { $0 }.joined(separator: " ")
+    case .readDescriptor, .writeDescriptor:
+      let descriptorLabel = descriptorName ?? descriptor?.normalized.description
+      let of = [descriptorLabel, label].compactMap { $0 }.joined(separator: " of ")
+      return of.isEmpty ? handle : handle.map { "\(of) (\($0))" } ?? of
     default:
       if let label { return handle.map { "\(label) (\($0))" } ?? label }
       return handle
@@ -261,6 +265,8 @@ struct AppText {
         if let count = call.descriptorCount { text += ", \(count) descriptor" + (count == 1 ? "" : "s") }
         details.append(text)
       }
+    case .readDescriptor, .writeDescriptor:
+      if let length = call.length { details.append("\(length) byte" + (length == 1 ? "" : "s")) }
     case .read, .write:
       if let mode = call.mode, call.kind == .write || mode != "short" { details.append(mode.replacing("_", with: " ")) }
       if let length = call.length { details.append("\(length) byte" + (length == 1 ? "" : "s")) }
@@ -544,6 +550,10 @@ enum AppJSON {
     k.string("service_name", call.isAboutService ? call.name ?? call.serviceName : call.serviceName, into: &out)
     k.uuid("characteristic_uuid", call.isAboutService ? nil : call.uuid, into: &out)
     k.string("characteristic_name", call.isAboutService ? nil : call.name, into: &out)
+    if call.kind == .readDescriptor || call.kind == .writeDescriptor {
+      k.uuid("descriptor_uuid", call.descriptor, into: &out)
+      k.string("descriptor_name", call.descriptorName, into: &out)
+    }
     k.string("mode", call.mode, into: &out)
     k.string("result", call.ok ? "ok" : "error", into: &out)
     k.string("outcome", call.outcome, into: &out)

@@ -117,3 +117,19 @@ struct AppScanSessionTests {
     #expect((scan?["parameter_changes"] as? Int ?? 0) > 0)
   }
 }
+
+/// A descriptor read is the app's descriptor call, not a read of its characteristic.
+@Suite("app: descriptor calls")
+struct AppDescriptorTests {
+  @Test(
+    "vendor.btsnoop's three Report Reference reads are read_descriptor on 0x24, 0x28 and 0x2b",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"))
+  func reportReferences() throws {
+    let calls = try AppStackTests.calls("synthetic/vendor.btsnoop", api: "android")
+    let reads = calls.filter { $0["call"] as? String == "read_descriptor" }
+    #expect(reads.map { $0["attr_handle"] as? Int } == [0x24, 0x28, 0x2B])
+    #expect(reads.allSatisfy { $0["descriptor_name"] as? String == "Report Reference" })
+    #expect(reads.allSatisfy { $0["characteristic_uuid"] as? String == "2a4d" })
+    #expect(reads.allSatisfy { $0["api_call"] as? String == "BluetoothGatt.readDescriptor(d)" })
+  }
+}

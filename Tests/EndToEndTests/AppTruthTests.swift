@@ -176,7 +176,7 @@ struct AppCoverageTests {
   ]
   static let attCalls: Set<String> = [
     "request_mtu", "discover_services", "discover_characteristics", "discover_descriptors", "discover_included", "read",
-    "write", "set_notify",
+    "write", "set_notify", "read_descriptor", "write_descriptor",
   ]
 
   @Test(

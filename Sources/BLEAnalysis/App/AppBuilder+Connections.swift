@@ -160,6 +160,7 @@ extension AppBuilder {
         else { continue }
         if calls[i].kind == .discoverDescriptors, found.kind != .value { continue }
         Self.attribute(&calls[i], found)
+        Self.descriptorCall(&calls[i], found, handle)
         // A CCCD written before the discovery that tells what it is (handles from a cache).
         if calls[i].kind == .write, found.uuid == Self.cccd, let value = calls[i].written16 {
           calls[i].kind = .setNotify

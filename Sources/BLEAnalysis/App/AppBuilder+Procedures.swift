@@ -159,6 +159,7 @@ extension AppBuilder {
     default:
       call.mode = "unknown"
     }
+    if let attribute = analyzed.attribute, let handle { Self.descriptorCall(&call, attribute, handle) }
     if att.opcode.kind == .command { call.end = at }
     // Did the client use handles it knew before discovering (cached handles)?
     if local, var link = links[conn.id], opcode != 0x02 {
@@ -220,6 +221,21 @@ extension AppBuilder {
   }
 
   static let cccd = BluetoothUUID(uuid16: 0x2902)
+
+  /// A read or write of a descriptor other than the CCCD is a descriptor call
+  /// (`readValue(for: CBDescriptor)`, `readDescriptor`), on the descriptor's handle.
+  static func descriptorCall(_ call: inout AppCall, _ attribute: GATTAttribute, _ handle: UInt16) {
+    // A handle inside a characteristic whose descriptors were not discovered (no UUID) may
+    // be anything: it stays a characteristic call.
+    guard attribute.kind == .descriptor, let uuid = attribute.uuid, uuid != cccd,
+      call.kind == .read || call.kind == .write,
+      call.mode != "by_uuid", call.mode != "multiple"
+    else { return }
+    call.kind = call.kind == .read ? .readDescriptor : .writeDescriptor
+    call.attrHandle = handle
+    call.descriptor = uuid
+    call.descriptorName = attribute.descriptorName
+  }
   /// The ATT transaction timeout (Core 6.0, Vol 3, Part F, 3.3.3), µs.
   static let attTimeout: Int64 = 30_000_000
 

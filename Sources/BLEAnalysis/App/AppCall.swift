@@ -12,6 +12,9 @@ public enum AppCallKind: String, Sendable, CaseIterable {
   case read
   case write
   case setNotify = "set_notify"
+  /// A descriptor other than the CCCD: `attrHandle` is the descriptor's handle.
+  case readDescriptor = "read_descriptor"
+  case writeDescriptor = "write_descriptor"
   case readRSSI = "read_rssi"
   case disconnect
   // Observed events: the app did not ask for them.
@@ -41,7 +44,7 @@ public enum AppCallKind: String, Sendable, CaseIterable {
   public var isATT: Bool {
     switch self {
     case .requestMTU, .discoverServices, .discoverCharacteristics, .discoverDescriptors, .discoverIncluded, .read,
-      .write, .setNotify:
+      .write, .setNotify, .readDescriptor, .writeDescriptor:
       true
     default: false
     }
@@ -181,6 +184,9 @@ public struct AppCall: Sendable {
   public var name: String?
   public var service: BluetoothUUID?
   public var serviceName: String?
+  /// read_descriptor and write_descriptor: the descriptor (its characteristic is `uuid`).
+  public var descriptor: BluetoothUUID?
+  public var descriptorName: String?
   /// A call's variant: read `short`/`long`/`by_uuid`/`multiple`, write
   /// `with_response`/`without_response`/`long`/`signed`, set_notify
   /// `notify`/`indicate`/`disable`, discover_services `all`/`by_uuid`…

@@ -167,6 +167,17 @@ public enum AppPlatform {
         "BluetoothGatt.setCharacteristicNotification(c, enable) + writeDescriptor(cccd, value)",
         "onDescriptorWrite(gatt, d, status)"
       )),
+    // [GATT] 4.12.1 Read Characteristic Descriptors, 4.12.3 Write Characteristic
+    // Descriptors (other than the CCCD); [CB] readValue(for: CBDescriptor),
+    // writeValue(_:for: CBDescriptor); [AG] readDescriptor, writeDescriptor.
+    .init(
+      kind: .readDescriptor, gatt: "Read Characteristic Descriptors",
+      coreBluetooth: ("readValue(for: CBDescriptor)", "peripheral(_:didUpdateValueFor: CBDescriptor, error:)"),
+      android: ("BluetoothGatt.readDescriptor(d)", "onDescriptorRead(gatt, d, status, value)")),
+    .init(
+      kind: .writeDescriptor, gatt: "Write Characteristic Descriptors",
+      coreBluetooth: ("writeValue(_:for: CBDescriptor)", "peripheral(_:didWriteValueFor: CBDescriptor, error:)"),
+      android: ("BluetoothGatt.writeDescriptor(d, value)", "onDescriptorWrite(gatt, d, status)")),
     // HCI Read RSSI; [CB] readRSSI(); [AG] readRemoteRssi.
     .init(
       kind: .readRSSI, gatt: "HCI Read RSSI",
