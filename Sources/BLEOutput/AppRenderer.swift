@@ -201,7 +201,9 @@ struct AppText {
   }
 
   func name(_ call: AppCall) -> String {
-    guard let row = AppPlatform.row(call.kind, mode: call.mode) else { return call.kind.rawValue }
+    guard let row = AppPlatform.row(call.kind, mode: call.mode, server: !call.byLocal) else {
+      return call.kind.rawValue
+    }
     // The stack's own calls have no app method: the GATT procedure's name.
     let api = call.origin == .system ? .gatt : api
     let (call_, callback) =
@@ -210,12 +212,16 @@ struct AppText {
       case .corebluetooth: row.coreBluetooth
       case .android: row.android
       }
-    let text = call.kind.isEvent ? callback : call_
+    // A peripheral's app sends its notifications itself (updateValue, notifyCharacteristicChanged).
+    let sent = !call.byLocal && (call.kind == .notification || call.kind == .indication)
+    let text = call.kind.isEvent && !sent ? callback : call_
     return text == "—" || text.hasPrefix("(") ? row.gatt + (text == "—" ? "" : " " + text) : text
   }
 
   func callback(_ call: AppCall) -> String? {
-    guard !call.kind.isEvent, call.origin == .app, let row = AppPlatform.row(call.kind, mode: call.mode) else {
+    guard !call.kind.isEvent, call.origin == .app,
+      let row = AppPlatform.row(call.kind, mode: call.mode, server: !call.byLocal)
+    else {
       return nil
     }
     // CoreBluetooth calls no delegate method for a connect the app cancelled.
@@ -588,7 +594,7 @@ enum AppJSON {
     out.append(string: "[" + call.requests.map(String.init).joined(separator: ",") + "]")
     k.key("responses", into: &out)
     out.append(string: "[" + call.responses.map(String.init).joined(separator: ",") + "]")
-    if let row = AppPlatform.row(call.kind, mode: call.mode), api != .gatt {
+    if let row = AppPlatform.row(call.kind, mode: call.mode, server: !call.byLocal), api != .gatt {
       k.string("api_call", api == .android ? row.android.call : row.coreBluetooth.call, into: &out)
       k.string("api_callback", api == .android ? row.android.callback : row.coreBluetooth.callback, into: &out)
     }

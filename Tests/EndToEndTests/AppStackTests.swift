@@ -133,3 +133,34 @@ struct AppDescriptorTests {
     #expect(reads.allSatisfy { $0["api_call"] as? String == "BluetoothGatt.readDescriptor(d)" })
   }
 }
+
+/// A peripheral's own log is told in CBPeripheralManager and BluetoothGattServer words.
+@Suite("app: the peripheral side")
+struct AppPeripheralTests {
+  @Test(
+    "ios-central.peripheral: the peer's reads, writes and subscriptions are server callbacks",
+    .enabled(if: sharedAvailable, "../shared/captures not found; skipping"),
+    arguments: [
+      (
+        "corebluetooth", "peripheralManager(_:didReceiveRead:)", "peripheralManager(_:didReceiveWrite:)",
+        "updateValue(_:for:onSubscribedCentrals:)"
+      ),
+      (
+        "android", "BluetoothGattServerCallback.onCharacteristicReadRequest(device, requestId, offset, c)",
+        "BluetoothGattServerCallback.onCharacteristicWriteRequest(device, requestId, c, preparedWrite, responseNeeded, offset, value)",
+        "BluetoothGattServer.notifyCharacteristicChanged(device, c, false, value)"
+      ),
+    ])
+  func serverWords(_ api: String, _ read: String, _ write: String, _ notify: String) throws {
+    let calls = try AppStackTests.calls("synthetic/ios-central.peripheral.btsnoop", api: api)
+    func apiCalls(_ kind: String) -> Set<String> {
+      Set(
+        calls.filter { $0["call"] as? String == kind && $0["client"] as? String == "remote" }.compactMap {
+          $0["api_call"] as? String
+        })
+    }
+    #expect(apiCalls("read") == [read])
+    #expect(apiCalls("write") == [write])
+    #expect(apiCalls("notification") == [notify])
+  }
+}

@@ -225,12 +225,104 @@ public enum AppPlatform {
       coreBluetooth: ("(by the system)", "—"), android: ("(by the stack)", "—")),
   ]
 
-  /// The row for a kind and mode.
-  public static func row(_ kind: AppCallKind, mode: String?) -> AppVocabularyRow? {
-    vocabulary.first { $0.kind == kind && $0.mode != nil && $0.mode == mode }
-      ?? vocabulary.first {
-        $0.kind == kind && $0.mode == nil
-      }
+  /// The peripheral side: this host is the GATT server and the peer's client asks. The
+  /// app behind it is a CBPeripheralManager's delegate or a BluetoothGattServerCallback:
+  /// the request reaches it as a callback (`call`), it answers with `callback`.
+  // [CBP] Apple Developer Documentation, CBPeripheralManager and CBPeripheralManagerDelegate;
+  // [AGS] Android Developers, android.bluetooth.BluetoothGattServer and BluetoothGattServerCallback.
+  public static let serverVocabulary: [AppVocabularyRow] = [
+    .init(
+      kind: .requestMTU, gatt: "Exchange MTU",
+      coreBluetooth: ("(by the system)", "central.maximumUpdateValueLength"),
+      android: ("(by the stack)", "BluetoothGattServerCallback.onMtuChanged(device, mtu)")),
+    .init(
+      kind: .discoverServices, gatt: "Primary Service Discovery",
+      coreBluetooth: ("(answered by the system from add(_:))", "—"),
+      android: ("(answered by the stack from addService(service))", "—")),
+    .init(
+      kind: .discoverCharacteristics, gatt: "Characteristic Discovery",
+      coreBluetooth: ("(answered by the system from add(_:))", "—"),
+      android: ("(answered by the stack from addService(service))", "—")),
+    .init(
+      kind: .discoverDescriptors, gatt: "Characteristic Descriptor Discovery",
+      coreBluetooth: ("(answered by the system from add(_:))", "—"),
+      android: ("(answered by the stack from addService(service))", "—")),
+    .init(
+      kind: .discoverIncluded, gatt: "Relationship Discovery",
+      coreBluetooth: ("(answered by the system from add(_:))", "—"),
+      android: ("(answered by the stack from addService(service))", "—")),
+    .init(
+      kind: .read, gatt: "Read Characteristic Value",
+      coreBluetooth: ("peripheralManager(_:didReceiveRead:)", "respond(to:withResult:)"),
+      android: (
+        "BluetoothGattServerCallback.onCharacteristicReadRequest(device, requestId, offset, c)",
+        "BluetoothGattServer.sendResponse(device, requestId, status, offset, value)"
+      )),
+    .init(
+      kind: .write, mode: "without_response", gatt: "Write Without Response",
+      coreBluetooth: ("peripheralManager(_:didReceiveWrite:)", "—"),
+      android: (
+        "BluetoothGattServerCallback.onCharacteristicWriteRequest(device, requestId, c, preparedWrite, responseNeeded, offset, value)",
+        "—"
+      )),
+    .init(
+      kind: .write, gatt: "Write Characteristic Value",
+      coreBluetooth: ("peripheralManager(_:didReceiveWrite:)", "respond(to:withResult:)"),
+      android: (
+        "BluetoothGattServerCallback.onCharacteristicWriteRequest(device, requestId, c, preparedWrite, responseNeeded, offset, value)",
+        "BluetoothGattServer.sendResponse(device, requestId, status, offset, value)"
+      )),
+    .init(
+      kind: .setNotify, gatt: "Write Characteristic Descriptors (Client Characteristic Configuration)",
+      coreBluetooth: ("peripheralManager(_:central:didSubscribeTo:) / didUnsubscribeFrom", "—"),
+      android: (
+        "BluetoothGattServerCallback.onDescriptorWriteRequest(device, requestId, cccd, preparedWrite, responseNeeded, offset, value)",
+        "BluetoothGattServer.sendResponse(device, requestId, status, offset, value)"
+      )),
+    .init(
+      kind: .readDescriptor, gatt: "Read Characteristic Descriptors",
+      coreBluetooth: ("(answered by the system)", "—"),
+      android: (
+        "BluetoothGattServerCallback.onDescriptorReadRequest(device, requestId, offset, d)",
+        "BluetoothGattServer.sendResponse(device, requestId, status, offset, value)"
+      )),
+    .init(
+      kind: .writeDescriptor, gatt: "Write Characteristic Descriptors",
+      coreBluetooth: ("(answered by the system)", "—"),
+      android: (
+        "BluetoothGattServerCallback.onDescriptorWriteRequest(device, requestId, d, preparedWrite, responseNeeded, offset, value)",
+        "BluetoothGattServer.sendResponse(device, requestId, status, offset, value)"
+      )),
+    .init(
+      kind: .notification, gatt: "Characteristic Value Notification",
+      coreBluetooth: (
+        "updateValue(_:for:onSubscribedCentrals:)", "peripheralManagerIsReady(toUpdateSubscribers:)"
+      ),
+      android: (
+        "BluetoothGattServer.notifyCharacteristicChanged(device, c, false, value)",
+        "BluetoothGattServerCallback.onNotificationSent(device, status)"
+      )),
+    .init(
+      kind: .indication, gatt: "Characteristic Value Indication",
+      coreBluetooth: (
+        "updateValue(_:for:onSubscribedCentrals:)", "peripheralManagerIsReady(toUpdateSubscribers:)"
+      ),
+      android: (
+        "BluetoothGattServer.notifyCharacteristicChanged(device, c, true, value)",
+        "BluetoothGattServerCallback.onNotificationSent(device, status)"
+      )),
+  ]
+
+  /// The row for a kind and mode; `server`: the peripheral side's (the peer's client asked
+  /// this host's server), where it has one.
+  public static func row(_ kind: AppCallKind, mode: String?, server: Bool = false) -> AppVocabularyRow? {
+    if server, let row = Self.row(in: serverVocabulary, kind, mode) { return row }
+    return Self.row(in: vocabulary, kind, mode)
+  }
+
+  static func row(in rows: [AppVocabularyRow], _ kind: AppCallKind, _ mode: String?) -> AppVocabularyRow? {
+    rows.first { $0.kind == kind && $0.mode != nil && $0.mode == mode }
+      ?? rows.first { $0.kind == kind && $0.mode == nil }
   }
 
   // MARK: - ATT errors
