@@ -7,7 +7,7 @@ import BLEDissect
 /// - text: the scanner, then per connection numbered steps with times from the capture's
 ///   start and durations; a burst of writes without response is one line; each
 ///   connection ends with the milestones a user feels;
-/// - json: `{"schema_version":1,"calls":[…]}`, one object per call or event
+/// - json: `{"schema_version":2,"calls":[…]}`, one object per call or event
 ///   (app.schema.json);
 /// - ndjson: one such object per line (app-line.schema.json).
 public struct AppRenderer {

@@ -5,7 +5,7 @@ import BLEDissect
 /// Renders `devices`: every advertiser of a capture.
 ///
 /// - text: a table with aligned columns per capture, then a summary line;
-/// - json: `{"schema_version":1,"devices":[…]}` (DESIGN.md's data contract);
+/// - json: `{"schema_version":2,"devices":[…]}` (DESIGN.md's data contract);
 /// - ndjson: one device object per line.
 ///
 /// With several captures, each device carries `file` in JSON and each capture has

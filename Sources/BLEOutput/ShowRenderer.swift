@@ -26,7 +26,7 @@ public func makeShowRenderer(
 }
 
 /// NDJSON (one object per record and line) or one JSON document holding the same
-/// objects: `{"schema_version":1,"captures":[{"file","format","records":[…]}]}`.
+/// objects: `{"schema_version":2,"captures":[{"file","format","records":[…]}]}`.
 struct JSONShowRenderer: ShowRenderer {
   let document: Bool
   let verbose: Bool

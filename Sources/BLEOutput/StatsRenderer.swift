@@ -7,7 +7,7 @@ import BLEDissect
 /// - text: per capture, a summary line, aligned tables (opcodes, errors,
 ///   characteristics, connections, write→notify routes) and histograms of connect
 ///   latency, write→notify round trips and each request opcode's latency;
-/// - json: `{"schema_version":1,"captures":[{"file","format",…,"opcodes":[…],…}]}`;
+/// - json: `{"schema_version":2,"captures":[{"file","format",…,"opcodes":[…],…}]}`;
 /// - ndjson: one object per table row with its `type` (`capture`, `opcode`, `error`,
 ///   `characteristic`, `connection`, `connect_latency`, `write_notify`, `pair`); rows
 ///   carry `file` when several captures are read.

@@ -7,7 +7,7 @@ import BLEDissect
 /// - text: per connection, its events with times from the capture's start, then a
 ///   summary; attempts that made no connection on their own lines; `-v` lists every
 ///   ATT transaction too;
-/// - json: `{"schema_version":1,"connections":[…],"connection_attempts":[…],
+/// - json: `{"schema_version":2,"connections":[…],"connection_attempts":[…],
 ///   "transactions":[…],"pairs":[…]}` (DESIGN.md's data contract);
 /// - ndjson: one object per line, each with `type`: `connection`, `attempt`,
 ///   `transaction`, `pair` or `adapter_event`.

@@ -22,12 +22,21 @@ struct AppCommand: ParsableCommand {
       error each platform would hand the app.
 
       --api names the calls: gatt (GATT procedures), corebluetooth (CBCentralManager and \
-      CBPeripheral calls and delegate callbacks, CBError and CBATTError values) or android \
-      (BluetoothGatt calls and callbacks with their status integers).
+      CBPeripheral calls and delegate callbacks, CBError and CBATTError values; \
+      CBPeripheralManager where this host is the server) or android (BluetoothGatt calls and \
+      callbacks with their status integers, one discoverServices() per discovery; \
+      BluetoothGattServer where this host is the server).
+
+      The stack's own traffic is told apart (origin system): connects through the Filter \
+      Accept List are the app's direct connect or autoConnect, or the stack's \
+      background_connect; list maintenance is no cancelled connect; the Database Hash read \
+      and the Service Changed CCCD write are the stack's; scan restarts within 250 ms are \
+      one scan. A bugreport's own log (logcat) puts the app's lines beside its calls and \
+      adds the calls only the log shows (registerApp failures, refresh()).
 
       text: numbered steps per connection (calls of one kind on one attribute in a row \
       are one line: a burst of writes without response with its rate and the stalls of the \
-      controller's buffers), then milestones. json: {"schema_version":1,"calls":[…]}. ndjson: one call \
+      controller's buffers), then milestones. json: {"schema_version":2,"calls":[…]}. ndjson: one call \
       or event per line.
       """
   )

@@ -20,7 +20,7 @@ struct Devices: ParsableCommand {
       (SMP Identity Information) and those given with --irk; the addresses one IRK \
       resolves become one row for the identity.
 
-      text: a table per capture. json: {"schema_version":1,"devices":[…]}. ndjson: one \
+      text: a table per capture. json: {"schema_version":2,"devices":[…]}. ndjson: one \
       device per line.
       """
   )

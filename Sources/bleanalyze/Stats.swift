@@ -22,7 +22,7 @@ struct Stats: ParsableCommand {
       summaries (as `timeline` tells them): encrypted after pairing, with a stored key or \
       never, pairing methods, LE security levels, ATT security errors and findings.
 
-      text: tables and histograms per capture. json: {"schema_version":1,"captures":[…]}, \
+      text: tables and histograms per capture. json: {"schema_version":2,"captures":[…]}, \
       latencies as *_ms numbers with µs precision. ndjson: one object per table row, \
       with a "type" (capture, opcode, error, characteristic, connection, \
       connect_latency, write_notify, pair, security).

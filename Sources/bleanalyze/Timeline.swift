@@ -37,7 +37,7 @@ struct TimelineCommand: ParsableCommand {
 
       text: the story with times from the capture's start (-v adds every ATT transaction \
       and every pair on its own line). \
-      json: {"schema_version":1,"connections":[…],"connection_attempts":[…],"transactions":[…],\
+      json: {"schema_version":2,"connections":[…],"connection_attempts":[…],"transactions":[…],\
       "pairs":[…]}. ndjson: one connection, attempt, transaction or pair per line, with "type".
       """
   )
