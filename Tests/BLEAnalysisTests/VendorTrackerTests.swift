@@ -197,6 +197,18 @@ import Testing
     #expect(progress.offset == 4 && progress.total == 8 && progress.percent == 50 && progress.source == "prn")
   }
 
+  /// Found by fuzzing (pipeline): three image sizes of 0xFFFFFFFF overflowed their UInt32 sum.
+  @Test func legacyDFUImageSizesAddUpPastUInt32() throws {
+    var tracker = DFUTracker()
+    let control = Self.attribute(BluetoothUUID(uuid128: 0x0000_1531_1212_EFDE_1523_785F_EABC_D123), value: 16)
+    let packet = Self.attribute(BluetoothUUID(uuid128: 0x0000_1532_1212_EFDE_1523_785F_EABC_D123), value: 19)
+    _ = tracker.analyze(Self.pdu(.legacyDFUControlPoint, [0x01, 0x07], fromClient: true, frame: 1, attribute: control))
+    let sizes = tracker.analyze(
+      Self.pdu(
+        .legacyDFUPacket, vendorBytes("ffffffff ffffffff ffffffff"), fromClient: true, frame: 2, attribute: packet))
+    #expect(sizes.record?.dfu?.imageSizes == [0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF])
+  }
+
   static let tx = attribute(BluetoothUUID(uuid128: 0x6E40_0003_B5A3_F393_E0A9_E50E_24DC_CA9E))
 
   /// Lines across PDUs, several in one, CR LF split between two, and bytes that are not text.

@@ -226,7 +226,8 @@ struct DFUTracker {
       }
       if sizes.count == 3 || sizes.count == 1 {
         record.imageSizes = sizes
-        link.legacyTotal = Int(sizes.reduce(0, +))
+        // Three sizes of up to 4 GiB each add up past UInt32.
+        link.legacyTotal = sizes.reduce(0) { $0 + Int($1) }
       }
       link.legacyPhase = .idle
     }
