@@ -39,11 +39,12 @@ public struct AppRenderer {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
-      if let file {
-        out.append("# ")
-        out.append(string: file)
-        out.append("\n")
-      }
+      // One file or many: `# FILE: FORMAT`, as show and stats begin.
+      out.append("# ")
+      out.append(string: path)
+      out.append(": ")
+      out.append(string: capture.format)
+      out.append("\n")
       AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &out)
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })

@@ -31,11 +31,12 @@ public struct TimelineRenderer {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
-      if let file {
-        out.append("# ")
-        out.append(string: file)
-        out.append("\n")
-      }
+      // One file or many: `# FILE: FORMAT`, as show and stats begin.
+      out.append("# ")
+      out.append(string: path)
+      out.append(": ")
+      out.append(string: capture.format)
+      out.append("\n")
       TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
     case .json:
       json.collect(timeline, file: file, capture: capture)
