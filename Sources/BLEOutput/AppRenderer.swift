@@ -15,6 +15,8 @@ public struct AppRenderer {
   let api: AppAPI
   let verbose: Bool
   let multipleFiles: Bool
+  /// Text: paint failed calls red and the stack's own lines dim (a terminal, no NO_COLOR).
+  public var color = false
   private var written = 0
   private var captures: [CaptureInfo] = []
 
@@ -45,7 +47,13 @@ public struct AppRenderer {
       out.append(": ")
       out.append(string: capture.format)
       out.append("\n")
-      AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &out)
+      if color {
+        var text = OutputBuffer(fd: -1)
+        AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &text)
+        LinePainter.paint(text, into: &out, LinePainter.report)
+      } else {
+        AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &out)
+      }
     case .json, .ndjson:
       let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
       var peerNames: [Int: String] = [:]

@@ -28,6 +28,38 @@ public struct TextShowOptions: Sendable {
 
 /// The ANSI SGR sequences of the text's colours, in the style of `ip -c` and btmon:
 /// direction, errors, warnings.
+/// Paints the lines of a text report (`timeline`, `app`) for a terminal: `paint` says each
+/// line's colour, nil for none.
+enum LinePainter {
+  static func paint(
+    _ text: borrowing OutputBuffer, into out: inout OutputBuffer, _ colour: (Substring) -> StaticString?
+  ) {
+    let all = String(decoding: text.bytes, as: UTF8.self)
+    for line in all.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+      if let c = colour(line) {
+        out.append(c)
+        out.append(string: String(line))
+        out.append(TextColor.reset)
+      } else {
+        out.append(string: String(line))
+      }
+      out.append("\n")
+    }
+  }
+
+  /// A call or event that went wrong, and the stack's own lines.
+  static func report(_ line: Substring) -> StaticString? {
+    if line.contains("stack: ") { return TextColor.info }
+    if line.contains(" error") || line.contains("failed") || line.contains("no answer") || line.contains("no response")
+      || line.contains("timed out") || line.contains("cancelled")
+    {
+      return TextColor.error
+    }
+    if line.contains("finding") || line.contains("warning") { return TextColor.warning }
+    return nil
+  }
+}
+
 enum TextColor {
   static let sent: StaticString = "\u{1B}[32m"
   static let received: StaticString = "\u{1B}[36m"

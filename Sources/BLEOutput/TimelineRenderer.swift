@@ -15,6 +15,8 @@ public struct TimelineRenderer {
   let format: RenderFormat
   let verbose: Bool
   let multipleFiles: Bool
+  /// Text: paint failed calls red and the stack's own lines dim (a terminal, no NO_COLOR).
+  public var color = false
   private var json = TimelineJSON()
 
   public init(format: RenderFormat, verbose: Bool, multipleFiles: Bool) {
@@ -37,7 +39,13 @@ public struct TimelineRenderer {
       out.append(": ")
       out.append(string: capture.format)
       out.append("\n")
-      TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
+      if color {
+        var text = OutputBuffer(fd: -1)
+        TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &text)
+        LinePainter.paint(text, into: &out, LinePainter.report)
+      } else {
+        TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
+      }
     case .json:
       json.collect(timeline, file: file, capture: capture)
     case .ndjson:
