@@ -18,11 +18,50 @@ public struct TextShowOptions: Sendable {
   public var time: Time
   public var hexDump: Bool
   public var color: Bool
+  /// Cut each record's line to this many columns, ending it with `…` (a terminal's width);
+  /// nil: whole lines.
+  public var width: Int?
 
-  public init(time: Time = .relative, hexDump: Bool = false, color: Bool = false) {
+  public init(time: Time = .relative, hexDump: Bool = false, color: Bool = false, width: Int? = nil) {
     self.time = time
     self.hexDump = hexDump
     self.color = color
+    self.width = width
+  }
+}
+
+extension OutputBuffer {
+  /// Cuts what was appended since `start` (one line, no newline yet) to `width` columns,
+  /// the last one `…`, when it is wider. Colour sequences take no column; a cut line ends
+  /// with a reset when `color`.
+  mutating func fit(from start: Int, width: Int, color: Bool) {
+    guard width > 1 else { return }
+    let cut: Int? = withUnsafeBytes { bytes in
+      var columns = 0
+      var i = start
+      var keep: Int?
+      while i < bytes.count {
+        if bytes[i] == 0x1B {
+          // CSI: ESC [ parameters final byte.
+          i += 1
+          if i < bytes.count, bytes[i] == 0x5B { i += 1 }
+          while i < bytes.count, !(0x40...0x7E).contains(bytes[i]) { i += 1 }
+          i += 1
+          continue
+        }
+        if bytes[i] & 0xC0 != 0x80 {
+          if columns == width - 1 { keep = i }
+          columns += 1
+          if columns > width { return keep }
+        }
+        i += 1
+      }
+      return nil
+    }
+    guard let cut else { return }
+    truncate(to: cut)
+    append(string: "…")
+    if color { append(TextColor.reset) }
   }
 }
 

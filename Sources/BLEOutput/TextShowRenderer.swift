@@ -42,6 +42,7 @@ struct TextShowRenderer: ShowRenderer {
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
     let decoded = analyzed.decoded
+    let lineStart = out.count
     if record.frame >= 0 {
       out.appendDecimal(UInt64(record.frame), width: 7)
     } else {
@@ -101,6 +102,8 @@ struct TextShowRenderer: ShowRenderer {
       out.append(string: diagnostic.message)
       if options.color { out.append(TextColor.reset) }
     }
+    // A terminal's width: values cut with …; -v shows them whole.
+    if let width = options.width, !verbose { out.fit(from: lineStart, width: width, color: options.color) }
     out.append(0x0A)
     if verbose {
       out.appendFieldTree(analyzed.fieldTree(record, names: names), indent: 11)

@@ -114,6 +114,12 @@ struct RecordOutputOptions: ParsableArguments {
   var color: ColorChoice = .auto
 
   @Option(
+    help: ArgumentHelp(
+      "Text: cut each record's line to N columns, ending it with … (default: the terminal's width on a terminal; whole lines to a pipe or file, and with -v).",
+      valueName: "N"))
+  var width: Int?
+
+  @Option(
     name: .customShort("w"),
     help: ArgumentHelp(
       "Also write the matching records (with every fragment of a matching PDU) to this file.",
@@ -136,9 +142,17 @@ struct RecordOutputOptions: ParsableArguments {
     }
   }
 
-  /// The text renderer's `-t`, `-x` and `--color`.
+  /// The text renderer's `-t`, `-x`, `--color` and `--width`.
   var textOptions: TextShowOptions {
-    TextShowOptions(time: time, hexDump: hexDump, color: color.enabled)
+    TextShowOptions(time: time, hexDump: hexDump, color: color.enabled, width: width ?? Self.terminalWidth())
+  }
+
+  /// The terminal's columns when stdout is one (nil otherwise: pipes and files get whole lines).
+  static func terminalWidth() -> Int? {
+    guard isatty(1) == 1 else { return nil }
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return getenv("COLUMNS").flatMap { Int(String(cString: $0)) }
   }
 
   func validate() throws {
