@@ -41,17 +41,7 @@ public struct AppRenderer {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
-      // One file or many: `# FILE: FORMAT`, as show and stats begin.
-      out.append("# ")
-      out.append(string: path)
-      out.append(": ")
-      out.append(string: capture.format)
-      out.append("\n")
-      if color {
-        var text = OutputBuffer(fd: -1)
-        AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &text)
-        LinePainter.paint(text, into: &out, LinePainter.report)
-      } else {
+      LinePainter.report(path: path, format: capture.format, color: color, into: &out) { out in
         AppText(api: api, verbose: verbose, throughput: throughput, captureEnd: story.end).append(story, into: &out)
       }
     case .json, .ndjson:

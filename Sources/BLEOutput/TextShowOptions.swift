@@ -70,6 +70,22 @@ extension OutputBuffer {
 /// Paints the lines of a text report (`timeline`, `app`) for a terminal: `paint` says each
 /// line's colour, nil for none.
 enum LinePainter {
+  /// A text report of one capture (`timeline`, `app`): its `# FILE: FORMAT` line, as show and
+  /// stats begin, for one file as for many; then what `body` writes, painted when `color`.
+  static func report(
+    path: String, format: String, color: Bool, into out: inout OutputBuffer, _ body: (inout OutputBuffer) -> Void
+  ) {
+    out.append("# ")
+    out.append(string: path)
+    out.append(": ")
+    out.append(string: format)
+    out.append("\n")
+    guard color else { return body(&out) }
+    var text = OutputBuffer(fd: -1)
+    body(&text)
+    paint(text, into: &out, report)
+  }
+
   static func paint(
     _ text: borrowing OutputBuffer, into out: inout OutputBuffer, _ colour: (Substring) -> StaticString?
   ) {

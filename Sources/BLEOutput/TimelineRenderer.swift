@@ -33,17 +33,7 @@ public struct TimelineRenderer {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
-      // One file or many: `# FILE: FORMAT`, as show and stats begin.
-      out.append("# ")
-      out.append(string: path)
-      out.append(": ")
-      out.append(string: capture.format)
-      out.append("\n")
-      if color {
-        var text = OutputBuffer(fd: -1)
-        TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &text)
-        LinePainter.paint(text, into: &out, LinePainter.report)
-      } else {
+      LinePainter.report(path: path, format: capture.format, color: color, into: &out) { out in
         TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
       }
     case .json:
