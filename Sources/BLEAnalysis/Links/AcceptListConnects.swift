@@ -23,12 +23,11 @@ public struct AcceptListConnects: Sendable {
     /// stayed in it across a disconnection.
     public var added: FrameTime?
     public var start: FrameTime
-    /// The accept-list Create Connections issued while it waited, their cancels, and the
+    /// The accept-list Create Connections issued while it waited, and the
     /// LE_Scan_Interval of the first (0.625 ms units), the one its Add called for:
     /// Android's direct connects scan fast (60 ms), its background connects slowly (1.28 s
     /// and more). (Later ones also serve other devices added since.)
     public var creates: [FrameTime] = []
-    public var cancels = 0
     public var scanInterval: UInt16?
     /// The Connection Complete that ended it, and that connection.
     public var connected: FrameTime?
@@ -128,8 +127,6 @@ public struct AcceptListConnects: Sendable {
         if spans[i].creates.isEmpty { spans[i].scanInterval = create.scanInterval }
         spans[i].creates.append(at)
       }
-    case .createConnectionCancel(true, _):
-      for (key, i) in members where key.adapter == adapter && connectedMembers[key] == nil { spans[i].cancels += 1 }
     case .connectionComplete(let complete) where complete.le && complete.role ?? 0 == 0:
       guard let create = pending.removeValue(forKey: adapter), complete.status == 0, let address = complete.peer
       else { return }

@@ -119,7 +119,7 @@ public enum AppLogMatcher {
     }
 
     /// A call only the log shows.
-    mutating func appOnly(_ kind: AppCallKind, _ device: LoggedAddress, at: Int64, line: Int) -> Int {
+    mutating func appOnly(_ kind: AppCallKind, _ device: LoggedAddress, at: Int64) -> Int {
       let time = FrameTime(frame: 0, timestamp: at)
       var call = AppCall(kind: kind, conn: connection(of: device, at: at), start: time, end: time)
       call.peerAddress = device.address ?? call.conn?.peer
@@ -141,7 +141,7 @@ public enum AppLogMatcher {
         session.lines.append(line)
         if status != 0 {
           // The stack's client table was full: nothing reaches the controller.
-          let i = appOnly(.connect, session.device, at: session.start, line: line.line)
+          let i = appOnly(.connect, session.device, at: session.start)
           calls[i].ok = false
           calls[i].outcome = "register_failed"
           calls[i].error.registerStatus = status
@@ -153,7 +153,7 @@ public enum AppLogMatcher {
         } else {
           // Another client of the app already waits for this device: no new Create Connection;
           // both get the connection that wait makes.
-          let i = appOnly(.connect, session.device, at: session.start, line: line.line)
+          let i = appOnly(.connect, session.device, at: session.start)
           let waiting = claimed.first {
             calls[$0].kind == .connect && fits($0, session.device) && calls[$0].end.timestamp >= at
           }
@@ -223,7 +223,7 @@ public enum AppLogMatcher {
         attach(
           line, to: next([.disconnect], device, after: at) ?? next([.connect], device, after: at - AppLogMatcher.reach))
       case .refresh(let device):
-        let i = appOnly(.refresh, device, at: at, line: line.line)
+        let i = appOnly(.refresh, device, at: at)
         attach(line, to: i)
       case .leEnabledCheck, .scannerRegistered:
         // Before startScan() (the scan that starts next) or stopScan() (the one that ends next).
