@@ -9,8 +9,10 @@ import Testing
     .deletingLastPathComponent().appending(path: "Samples")
 
   static let sampleFiles: [URL] =
-    ((try? FileManager.default.contentsOfDirectory(at: samples, includingPropertiesForKeys: nil)) ?? [])
+    ((try? FileManager.default.contentsOfDirectory(at: samples, includingPropertiesForKeys: [.isRegularFileKey])) ?? [])
     .filter { !["py", "md", "dissector"].contains($0.pathExtension) }
+    // Files only: Samples/fleet is a folder of SQL and Python.
+    .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
     .sorted { $0.lastPathComponent < $1.lastPathComponent }
 
   static func sample(_ name: String) throws -> [UInt8] {
