@@ -90,5 +90,7 @@ import Testing
     ])
     #expect(calls.map(\.kind) == [.connect, .backgroundConnect])
     #expect(calls.last?.systemReason == "background_reconnect" && calls.last?.outcome == "pending")
+    // It begins at the disconnection, which is no request of it: its one Create Connection is.
+    #expect(calls.last?.requests == [5] && calls.last?.start.frame == 4)
   }
 }

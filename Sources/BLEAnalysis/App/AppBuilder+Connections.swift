@@ -103,8 +103,9 @@ extension AppBuilder {
     let end = span.connected ?? span.removed ?? span.start
     var call = AppCall(
       kind: role == .background ? .backgroundConnect : .connect, conn: connection?.ref, start: span.start, end: end)
-    call.requests =
-      [span.added ?? span.start].map(\.frame) + span.creates.map(\.frame).filter { $0 != span.start.frame }
+    // The Add (when the capture shows it) and the Create Connections; a span put back after a
+    // disconnection begins at that event, which is no request of it.
+    call.requests = (span.added.map { [$0.frame] } ?? []) + span.creates.map(\.frame)
     call.responses = [span.connected, span.removed].compactMap { $0?.frame }
     call.peerAddress = span.peer
     call.peerAddressType = span.peerType

@@ -153,7 +153,8 @@ public struct AcceptListConnects: Sendable {
       else { return }
       // Still in the list: the controller waits for it again.
       connectedMembers[key] = nil
-      members[key] = open(key, type: spans[members[key] ?? 0].peerType, at: at, added: false)
+      let type = members[key].flatMap { spans[$0].peerType }
+      members[key] = open(key, type: type, at: at, added: false)
     default:
       break
     }
