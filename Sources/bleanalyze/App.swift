@@ -54,11 +54,7 @@ struct AppCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "List each call of a run or burst too.")
   var verbose = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Text: colour what went wrong red and the stack's own lines dim: auto (when stdout is a terminal and NO_COLOR is unset), always, never.",
-      valueName: "auto|always|never"))
-  var color: ColorChoice = .auto
+  @OptionGroup var paint: ReportColorOption
 
   @OptionGroup var analysis: TimelineOptions
 
@@ -66,7 +62,7 @@ struct AppCommand: ParsableCommand {
     let context = try analysis.context()
     var out = OutputBuffer()
     var renderer = AppRenderer(format: format, api: api, verbose: verbose, multipleFiles: files.count > 1)
-    renderer.color = format == .text && color.enabled
+    renderer.color = format == .text && paint.color.enabled
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
     let verdicts = format == .text

@@ -28,6 +28,15 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
   }
 }
 
+/// `--color` of the text reports (`timeline`, `app`).
+struct ReportColorOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Text: colour what went wrong red and the stack's own lines dim: auto (when stdout is a terminal and NO_COLOR is unset), always, never.",
+      valueName: "auto|always|never"))
+  var color: ColorChoice = .auto
+}
+
 /// What `show` and `live` share: the record output (format, -v, --filter, -w) and the
 /// analysis options.
 struct RecordOutputOptions: ParsableArguments {

@@ -52,11 +52,7 @@ struct TimelineCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "List every ATT transaction and write→notify pair in the text story.")
   var verbose = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Text: colour what went wrong red and the stack's own lines dim: auto (when stdout is a terminal and NO_COLOR is unset), always, never.",
-      valueName: "auto|always|never"))
-  var color: ColorChoice = .auto
+  @OptionGroup var paint: ReportColorOption
 
   @OptionGroup var analysis: TimelineOptions
 
@@ -64,7 +60,7 @@ struct TimelineCommand: ParsableCommand {
     let context = try analysis.context()
     var out = OutputBuffer()
     var renderer = TimelineRenderer(format: format, verbose: verbose, multipleFiles: files.count > 1)
-    renderer.color = format == .text && color.enabled
+    renderer.color = format == .text && paint.color.enabled
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
     try inputs.forEachInParallel(into: &out) {

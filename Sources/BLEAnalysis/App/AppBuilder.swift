@@ -154,11 +154,7 @@ public struct AppBuilder {
     markSystemCalls()
     resolveRetries()
     story.connections = timeline.connections
-    story.calls = calls.enumerated().sorted {
-      ($0.element.start.timestamp, $0.element.start.frame, $0.offset) < (
-        $1.element.start.timestamp, $1.element.start.frame, $1.offset
-      )
-    }.map(\.element)
+    story.calls = AppStory.inStartOrder(calls)
     return story
   }
 

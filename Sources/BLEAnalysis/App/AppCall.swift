@@ -276,4 +276,13 @@ public struct AppStory: Sendable {
   public var hasAppLog = false
 
   public init() {}
+
+  /// `calls` in the order they began (time, then frame, then as given).
+  static func inStartOrder(_ calls: [AppCall]) -> [AppCall] {
+    calls.enumerated().sorted {
+      ($0.element.start.timestamp, $0.element.start.frame, $0.offset) < (
+        $1.element.start.timestamp, $1.element.start.frame, $1.offset
+      )
+    }.map(\.element)
+  }
 }

@@ -241,13 +241,7 @@ public enum AppLogMatcher {
       }
     }
 
-    func finish() -> [AppCall] {
-      calls.enumerated().sorted {
-        ($0.element.start.timestamp, $0.element.start.frame, $0.offset) < (
-          $1.element.start.timestamp, $1.element.start.frame, $1.offset
-        )
-      }.map(\.element)
-    }
+    func finish() -> [AppCall] { AppStory.inStartOrder(calls) }
   }
 }
 
