@@ -252,13 +252,13 @@ def phase_run(o):
     doc = json.loads(timeline.stdout) if timeline.returncode == 0 else {"connections": [], "adapter_events": []}
     removed = {}
     for event in doc.get("adapter_events", []):
-        if event["event"] == "removed":
+        if event["change"] == "removed":
             removed.setdefault(event["adapter"], event["frame"])
     still = [c["id"] for c in doc["connections"] if c["disconnect"] is None and c["adapter"] in removed]
     gone = [c["id"] for c in doc["connections"] if (c["disconnect"] or {}).get("initiator") == "adapter_gone"]
     events = defaultdict(int)
     for event in doc.get("adapter_events", []):
-        events[event["event"]] += 1
+        events[event["change"]] += 1
     print(f"  timeline: {len(doc['connections'])} connections, {len(gone)} ended by adapter_gone; adapter events {dict(events)}")
     check(timeline.returncode == 0 and not still and events["added"] > 0 and events["opened"] > 0,
           f"timeline: no connection on a removed adapter left 'still connected' ({still}); Index Added and Open Index listed")
