@@ -62,6 +62,16 @@ final class MappedFile {
     released = end
   }
 
+  /// Gives back the memory of `range`'s whole release steps after a walk ahead of the
+  /// reader (the reader maps them in again when it gets there).
+  func release(walked range: Range<Int>) {
+    guard owned == nil else { return }
+    let start = (range.lowerBound + Self.releaseStep - 1) / Self.releaseStep * Self.releaseStep
+    let end = range.upperBound / Self.releaseStep * Self.releaseStep
+    guard end > start else { return }
+    _ = madvise(UnsafeMutableRawPointer(mutating: bytes.baseAddress! + start), end - start, MADV_DONTNEED)
+  }
+
   static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 

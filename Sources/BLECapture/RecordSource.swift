@@ -21,11 +21,17 @@ public protocol RecordSource: AnyObject {
   /// `Record.sourceIndex` indexes this list. Empty for a source that reads the one
   /// capture file it was opened on (its records' `sourceIndex` is 0).
   var sources: [CaptureSourceFile] { get }
+  /// How many adapters (controller indices) the records name, counted up to `limit`
+  /// without moving the reading position: 0 when records carry none (every format but
+  /// the Linux monitor's); nil when it cannot be known before reading (a live socket,
+  /// a stream).
+  func adapterCount(upTo limit: Int) -> Int?
 }
 
 extension RecordSource {
   public var notes: [String] { [] }
   public var sources: [CaptureSourceFile] { [] }
+  public func adapterCount(upTo limit: Int) -> Int? { family == .monitor ? nil : 0 }
 
   /// Every record comes from a btsnooz summary (a ring buffer of the last few hundred
   /// kilobytes, data packets cut to a few bytes): no full HCI log was found.

@@ -10,6 +10,14 @@ public protocol ShowRenderer {
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer)
   mutating func endCapture(_ summary: CaptureSummary, capture: CaptureInfo, into out: inout OutputBuffer)
   mutating func finish(into out: inout OutputBuffer)
+  /// Before `beginCapture`: how many adapters the capture's records name (nil: not known
+  /// before reading), for a renderer that shows an adapter column only when there is a
+  /// choice. `count` may walk the file; it is called only by a renderer that needs it.
+  mutating func adapters(_ count: () -> Int?)
+}
+
+extension ShowRenderer {
+  public mutating func adapters(_ count: () -> Int?) {}
 }
 
 /// A renderer for `format`; `verbose` adds the field tree of every record (`-v`),

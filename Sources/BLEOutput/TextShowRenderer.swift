@@ -4,9 +4,12 @@ import BLEDissect
 
 /// One aligned line per record:
 ///
-///       frame      time (s)  dir  adapter  conn                    type         detail
-///           1      0.000000  tx   -        -                       command      Reset
-///          30      0.428989  tx   -        #1 HR-Sensor            acl          ATT Write Request attr 0x000f …
+///       frame      time (s)  dir  conn                    type         detail
+///           1      0.000000  tx   -                       command      Reset
+///          30      0.428989  tx   #1 HR-Sensor            acl          ATT Write Request attr 0x000f …
+///
+/// An `adapter` column (hci0, hci1…) follows `dir` when the capture has more than one
+/// adapter, or when that cannot be known before reading (live, a stream).
 struct TextShowRenderer: ShowRenderer {
   let verbose: Bool
   let options: TextShowOptions
@@ -16,12 +19,18 @@ struct TextShowRenderer: ShowRenderer {
   private var connColumns: [(name: ObjectIdentifier?, text: [UInt8])] = []
   /// The time of the record shown before, for `-t d`.
   private var previous: Int64?
+  /// The adapter column of the capture begun.
+  private var showsAdapter = true
   static let connWidth = 22
 
   init(verbose: Bool, options: TextShowOptions = .init(), names: DissectorLibrary = .builtin) {
     self.verbose = verbose
     self.options = options
     self.names = names
+  }
+
+  mutating func adapters(_ count: () -> Int?) {
+    showsAdapter = count().map { $0 > 1 } ?? true
   }
 
   mutating func beginCapture(path: String, format: String, file: String?, into out: inout OutputBuffer) {
@@ -37,7 +46,8 @@ struct TextShowRenderer: ShowRenderer {
     case .absolute: out.append("\n  frame  time (UTC)     ")
     case .absoluteWithDate: out.append("\n  frame  time (UTC)                ")
     }
-    out.append("  dir  adapter  conn                    type         detail\n")
+    out.append(showsAdapter ? "  dir  adapter  conn" : "  dir  conn")
+    out.append("                    type         detail\n")
   }
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
@@ -64,18 +74,20 @@ struct TextShowRenderer: ShowRenderer {
     }
     if options.color && record.direction != nil { out.append(TextColor.reset) }
     out.append("  ")
-    var mark = out.count
-    if let adapter = record.adapter {
-      out.append("hci")
-      out.appendDecimal(Int(adapter))
-      out.padRight(from: mark, width: 7)
-    } else {
-      out.append("-      ")
+    if showsAdapter {
+      let mark = out.count
+      if let adapter = record.adapter {
+        out.append("hci")
+        out.appendDecimal(Int(adapter))
+        out.padRight(from: mark, width: 7)
+      } else {
+        out.append("-      ")
+      }
+      out.append("  ")
     }
-    out.append("  ")
     appendConnection(analyzed, into: &out)
     out.append("  ")
-    mark = out.count
+    let mark = out.count
     if let name = decoded.staticTypeName { out.append(name) } else { out.append(string: decoded.typeName) }
     out.padRight(from: mark, width: 11)
     out.append("  ")

@@ -157,6 +157,7 @@ struct Live: ParsableCommand {
       renderer: options.rendererFactory(names: try options.dissectors.library())(),
       filter: compiled, sink: sink, lateFormat: options.fieldColumns == nil && !options.quiet ? options.format : nil)
     emitter.server = server
+    emitter.renderer.adapters { source.adapterCount(upTo: 2) }
     emitter.renderer.beginCapture(path: label, format: source.formatDescription, file: nil, into: &sink.out)
     sink.flush()
     // A request's line waits for its answer, but not more than half a second.

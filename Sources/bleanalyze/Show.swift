@@ -98,6 +98,7 @@ struct Show: ParsableCommand {
     _ path: String, _ source: any RecordSource, file: String?, _ analyzer: Analyzer, _ compiled: Filter<FilterInput>?,
     _ limit: Int?, _ renderer: inout any ShowRenderer, _ output: MatchWriter?, into out: inout OutputBuffer
   ) throws {
+    renderer.adapters { source.adapterCount(upTo: 2) }
     renderer.beginCapture(path: path, format: source.formatDescription, file: file, into: &out)
     // Requests wait in the lookahead for their answer; every record still comes out, in order.
     var pipeline = RecordPipeline(analyzer: analyzer)

@@ -21,6 +21,7 @@ public final class RedactedSource: RecordSource {
 
   public var formatDescription: String { base.formatDescription }
   public var family: LinkFamily { base.family }
+  public func adapterCount(upTo limit: Int) -> Int? { base.adapterCount(upTo: limit) }
   public var resolution: TimestampResolution { base.resolution }
   public var damage: CaptureDamage? { base.damage }
   public var progress: (done: Int, total: Int) { base.progress }

@@ -109,6 +109,8 @@ public final class MonitorSocketReader: RecordSource {
     "Linux HCI monitor socket" + (adapter.map { ", adapter hci\($0) only" } ?? "")
   }
   public var family: LinkFamily { .monitor }
+  /// One when an adapter was chosen; otherwise not known before adapters come and go.
+  public func adapterCount(upTo limit: Int) -> Int? { adapter == nil ? nil : 1 }
   public var resolution: TimestampResolution { .microseconds }
   public var progress: (done: Int, total: Int) { (received, 0) }
 

@@ -67,6 +67,27 @@ final class BtsnoopReader: RecordSource {
   var resolution: TimestampResolution { .microseconds }
   var progress: (done: Int, total: Int) { (offset, file.bytes.count) }
 
+  /// Walks the record headers from the first record: the distinct controller indices
+  /// of a monitor file (not 0xFFFF, "no controller"), up to `limit`; 0 for H1 and H4.
+  func adapterCount(upTo limit: Int) -> Int? {
+    guard datalink == .monitor else { return 0 }
+    let bytes = file.bytes
+    var seen: [UInt16] = []
+    var at = Self.headerLength
+    var walked = at
+    while at + Self.recordHeaderLength <= bytes.count, seen.count < limit {
+      let index = UInt16(truncatingIfNeeded: bytes.bigEndian32(at: at + 8) >> 16)
+      if index != 0xFFFF, !seen.contains(index) { seen.append(index) }
+      at += Self.recordHeaderLength + Int(bytes.bigEndian32(at: at + 4))
+      if at - walked >= MappedFile.releaseStep {
+        file.release(walked: walked..<at)
+        walked = at
+      }
+    }
+    file.release(walked: walked..<min(at, bytes.count))
+    return seen.count
+  }
+
   /// The last cumulative drop count read.
   private var cumulativeDrops = 0
 

@@ -113,6 +113,24 @@ final class PcapReader: RecordSource {
     return record
   }
 
+  /// A monitor file's distinct controller indices, up to `limit`, read through a second
+  /// handle on the file; nil for a stream (nothing to read twice). 0 for other link types.
+  func adapterCount(upTo limit: Int) -> Int? {
+    guard linkType == .bluetoothLinuxMonitor else { return 0 }
+    var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
+    guard total > 0, let walk = pcap_open_offline(path, &errorBuffer) else { return nil }
+    defer { pcap_close(walk) }
+    var seen: [UInt16] = []
+    var header: UnsafeMutablePointer<pcap_pkthdr>?
+    var data: UnsafePointer<UInt8>?
+    while seen.count < limit, pcap_next_ex(walk, &header, &data) == 1, let header, let data {
+      guard header.pointee.caplen >= 2 else { continue }
+      let index = UInt16(data[0]) << 8 | UInt16(data[1])
+      if index != 0xFFFF, !seen.contains(index) { seen.append(index) }
+    }
+    return seen.count
+  }
+
   /// Removes the pseudo-headers of the HCI link types and sets kind and direction.
   static func frame(_ record: inout Record, linkType: LinkType) {
     switch linkType {
