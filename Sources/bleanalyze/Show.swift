@@ -12,10 +12,10 @@ struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "One line per record, decoded down to ATT and SMP.",
     discussion: """
-      text: aligned columns (frame, time, dir, adapter, connection and its peer's name, type, \
-      detail) and a summary line per capture; -v adds each record's field tree, -x a hex dump, \
-      -t the time in tshark's modes, --color paints direction, errors and warnings. Values of \
-      4 bytes or more that are all printable ASCII (or \\r \\n \\t) are also shown as text. \
+      text: aligned columns (frame, time, dir, adapter when the capture has more than one, \
+      connection and its peer's name, type, detail) and a summary line per capture; -v adds \
+      each record's field tree, -x a hex dump, -t the time in tshark's modes, --color paints \
+      direction, errors and warnings. Values of 4 bytes or more that are all printable ASCII (or \\r \\n \\t) are also shown as text. \
       ndjson: one object per record (frame, ts, dir, adapter, hci, acl, l2cap, att, smp, conn, \
       diagnostics), flushed as it goes. json: one document. tshark's -r, -Y, -V, -c, -x and -t \
       work too, and so do its output options: -T json (or --json) is --format json, -T ek is \
