@@ -11,7 +11,9 @@ cases for tests (truncated, empty, filtered, wrong datalink...).
 
 A second session ("secure-sensor", SECURE_SESSION below: extended connection,
 LE Secure Connections pairing, EATT with K-frames, fragmented and oversized
-PDUs, a malformed ATT PDU) is written as btsnoop H4 and as pcap.
+PDUs, a malformed ATT PDU) is written as btsnoop H4 and as pcap.  Further sessions:
+"scanner", "air-sensor", "vendor-gatt" and "android-phone" (an Android app's session,
+also as a rotated bugreport with the app's logcat lines, and as a variant for `diff`).
 
 The output is deterministic: fixed timestamps, no randomness, fixed zip entry
 dates.  Running the script twice gives byte-identical files.  Standard library
@@ -1746,6 +1748,297 @@ def vendor_steps() -> list:
 VENDOR_SESSION = build_session(vendor_steps(), T0_VENDOR_US)
 
 
+# ---------------------------------------------------------------------------
+# The "android-phone" session: an Android app scans for the heart-rate sensor,
+# fails to connect once (0x3E), connects, lets the stack read the Database Hash,
+# discovers, reads, writes (one refused, a burst without response that waits for
+# controller buffers), subscribes, reads the RSSI, and the sensor hangs up.
+# ---------------------------------------------------------------------------
+
+#: 2024-05-14T12:00:00Z.
+T0_ANDROID_US = int(datetime(2024, 5, 14, 12, 0, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+#: Handle of the connection that fails to be established (the one that works is 0x0040).
+ANDROID_FAILED_HANDLE = 0x0041
+OP_READ_RSSI = opcode(0x05, 0x0005)             # 0x1405
+
+#: The sensor's GATT database as the phone discovers it: (start, end, 16-bit UUID) per service.
+ANDROID_SERVICES = [
+    (0x0001, 0x0005, 0x1800),  # Generic Access
+    (0x0006, 0x000B, 0x1801),  # Generic Attribute
+    (0x000C, 0x0013, 0x180D),  # Heart Rate
+    (0x0014, 0x0018, 0x180A),  # Device Information
+    (0x0019, 0x001E, 0xFF00),  # a vendor service (16-bit UUID outside the SIG's)
+]
+#: (declaration, properties, value handle, UUID) per service, as Read By Type Response lists them.
+ANDROID_CHARACTERISTICS = [
+    [(0x0002, 0x02, 0x0003, 0x2A00), (0x0004, 0x02, 0x0005, 0x2A01)],    # Device Name, Appearance (read)
+    [(0x0007, 0x20, 0x0008, 0x2A05), (0x000A, 0x02, 0x000B, 0x2B2A)],    # Service Changed (indicate), Database Hash (read)
+    [(0x000D, 0x10, 0x000E, 0x2A37), (0x0010, 0x02, 0x0011, 0x2A38),     # Heart Rate Measurement (notify), Body Sensor Location (read),
+     (0x0012, 0x08, 0x0013, 0x2A39)],                                    # Heart Rate Control Point (write)
+    [(0x0015, 0x02, 0x0016, 0x2A29), (0x0017, 0x02, 0x0018, 0x2A25)],    # Manufacturer Name String, Serial Number String (read)
+    [(0x001A, 0x10, 0x001B, 0xFF01), (0x001D, 0x04, 0x001E, 0xFF02)],    # ff01 (notify), ff02 (write without response)
+]
+ANDROID_SERVICE_CHANGED_CCCD = 0x0009
+ANDROID_HRM_VALUE, ANDROID_HRM_CCCD = 0x000E, 0x000F
+ANDROID_BSL_VALUE, ANDROID_HR_CONTROL_POINT = 0x0011, 0x0013
+ANDROID_MANUFACTURER_NAME, ANDROID_SERIAL_NUMBER = 0x0016, 0x0018
+ANDROID_FF01_VALUE, ANDROID_FF01_CCCD, ANDROID_FF02_VALUE = 0x001B, 0x001C, 0x001E
+
+
+def le_read_buffer_size_complete_with(octets: int, packets: int):
+    """HCI Event: Command Complete (0x0e) plen 7: LE Read Buffer Size [v1], status Success,
+    LE ACL data packet length <octets>, total number of LE ACL data packets <packets>"""
+    return command_complete_with(OP_LE_READ_BUFFER_SIZE, struct.pack("<HB", octets, packets))
+
+
+def att_read_by_type_request_range(start: int, end: int, uuid16: int):
+    """ATT: Read By Type Request (0x08): start, end, 16-bit attribute type"""
+    return att(SENT, struct.pack("<BHHH", 0x08, start, end, uuid16))
+
+
+def att_read_by_type_response_value(handle: int, value: bytes):
+    """ATT: Read By Type Response (0x09): length (2 + value), one handle-value pair"""
+    return att(RECEIVED, bytes([0x09, 2 + len(value)]) + struct.pack("<H", handle) + value)
+
+
+def read_rssi(handle: int = CONN_HANDLE):
+    """HCI Command: Read RSSI (0x05|0x0005) plen 2: handle"""
+    return hci_command(OP_READ_RSSI, struct.pack("<H", handle))
+
+
+def read_rssi_complete(rssi: int, handle: int = CONN_HANDLE):
+    """HCI Event: Command Complete (0x0e) plen 7: Read RSSI, status Success, handle, RSSI (dBm)"""
+    return command_complete_with(OP_READ_RSSI, struct.pack("<Hb", handle, rssi))
+
+
+def android_steps(*, buffer_octets: int = 251, connect_us: int = 62_500) -> list:
+    """The android-phone session as (delta µs, frame) steps.  android-phone-update.btsnoop is the
+    same app with another controller (<buffer_octets> octets per LE ACL buffer) and a slower
+    connect (<connect_us> from LE Create Connection to LE Connection Complete)."""
+    steps: list = []
+    shift = 0
+
+    def at(delta: int, frame, *, completed: bool = True) -> None:
+        # Every ACL packet the host sends is completed 10 ms later (Number Of Completed Packets,
+        # count 1) unless completed=False; the next step's delta still counts from the packet.
+        nonlocal shift
+        steps.append((delta - shift, frame))
+        shift = 0
+        if completed and frame[0] == H4_ACL and frame[1] == SENT:
+            steps.append((10_000, number_of_completed_packets(1)))  # HCI Event: Number of Completed Packets, count 1
+            shift = 10_000
+
+    at(0, reset())                                                # HCI Command: Reset
+    at(4_000, command_complete(OP_RESET))                         # HCI Event: Command Complete (Reset), Success
+    at(300, le_read_buffer_size())                                # HCI Command: LE Read Buffer Size [v1]
+    at(500, le_read_buffer_size_complete_with(buffer_octets, 4))  # Command Complete: <buffer_octets> octets, 4 LE ACL buffers
+    # The app's scan: the sensor and an iBeacon, each every 100 ms.
+    at(700_000, le_set_scan_parameters())                         # HCI Command: LE Set Scan Parameters, active, 60 ms / 30 ms
+    at(500, command_complete(OP_LE_SET_SCAN_PARAMETERS))          # HCI Event: Command Complete (LE Set Scan Parameters)
+    at(300, le_set_scan_enable(1))                                # HCI Command: LE Set Scan Enable, enabled
+    at(1_200, command_complete(OP_LE_SET_SCAN_ENABLE))            # HCI Event: Command Complete (LE Set Scan Enable)
+    for index in range(5):
+        at(40_000 if index == 0 else 81_000, le_advertising_report(ADV_IND, 0x00, PERIPHERAL, HR_ADV_DATA, -60 + index))
+        #          LE Advertising Report: ADV_IND, D4:36:39:67:A2:61, "HR-Sensor", 180d
+        at(1_000, le_advertising_report(SCAN_RSP, 0x00, PERIPHERAL, HR_SCAN_RSP_DATA, -61 + index))
+        #          LE Advertising Report: SCAN_RSP, D4:36:39:67:A2:61, Tx Power +4 dBm
+        at(18_000, le_advertising_report(ADV_NONCONN_IND, 0x01, BEACON, IBEACON_DATA, -72))
+        #          LE Advertising Report: ADV_NONCONN_IND, iBeacon C7:3A:5B:11:E0:42
+    at(30_000, le_set_scan_enable(0))                             # HCI Command: LE Set Scan Enable, disabled
+    at(600, command_complete(OP_LE_SET_SCAN_ENABLE))              # HCI Event: Command Complete (LE Set Scan Enable)
+    # A first connection that fails to be established.
+    at(400, le_create_connection(PERIPHERAL))                     # HCI Command: LE Create Connection to D4:36:39:67:A2:61
+    at(400, command_status(OP_LE_CREATE_CONNECTION))              # HCI Event: Command Status (LE Create Connection), Success
+    at(40_000, le_connection_complete(PERIPHERAL, ANDROID_FAILED_HANDLE))  # LE Connection Complete: handle 0x0041
+    at(150_000, disconnection_complete(0x3E, ANDROID_FAILED_HANDLE))
+    #          HCI Event: Disconnect Complete, handle 0x0041, Connection Failed to be Established (0x3e)
+    # The second try connects.
+    at(300_000, le_create_connection(PERIPHERAL))                 # HCI Command: LE Create Connection to D4:36:39:67:A2:61
+    at(400, command_status(OP_LE_CREATE_CONNECTION))              # HCI Event: Command Status (LE Create Connection), Success
+    at(connect_us - 400, le_connection_complete(PERIPHERAL))      # LE Connection Complete: handle 0x0040, 30 ms, 0, 720 ms
+    # The stack's own GATT traffic (GATT caching): the Database Hash, the Service Changed CCCD.
+    at(5_000, att_read_by_type_request_range(0x0001, 0xFFFF, 0x2B2A))  # ATT: Read By Type Request 0x0001-0xffff, Database Hash
+    at(60_000, att_read_by_type_response_value(0x000B, bytes(range(0xA0, 0xB0))))
+    #          ATT: Read By Type Response: 0x000b Database Hash a0a1…af
+    at(1_000, att_write_request(ANDROID_SERVICE_CHANGED_CCCD, b"\x02\x00"))  # ATT: Write Request 0x0009, 02 00 (indications on)
+    at(60_000, att_write_response())                              # ATT: Write Response
+    # The app: requestMtu(517), discoverServices().
+    at(2_000, att_exchange_mtu_request(517))                      # ATT: Exchange MTU Request, client RX MTU 517
+    at(30_000, att_exchange_mtu_response(247))                    # ATT: Exchange MTU Response, server RX MTU 247
+    at(2_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
+    at(30_000, att_read_by_group_type_response(ANDROID_SERVICES))  # ATT: Read By Group Type Response: five services
+    at(1_000, att_read_by_group_type_request(0x001F, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x001f-0xffff
+    at(30_000, att_error_response(0x10, 0x001F, 0x0A))            # ATT: Error Response, Attribute Not Found (0x0a)
+    for (start, end, _), chars in zip(ANDROID_SERVICES, ANDROID_CHARACTERISTICS):
+        at(1_000, att_read_by_type_request(start, end, 0x2803))   # ATT: Read By Type Request, Characteristic (0x2803)
+        at(30_000, att_read_by_type_response_any(chars))          # ATT: Read By Type Response: the service's declarations
+    for cccd in (ANDROID_SERVICE_CHANGED_CCCD, ANDROID_HRM_CCCD, ANDROID_FF01_CCCD):
+        at(1_000, att_find_information_request(cccd, cccd))       # ATT: Find Information Request <CCCD>-<CCCD>
+        at(30_000, att_find_information_response([(cccd, 0x2902)]))  # ATT: Find Information Response: 0x2902
+    # setCharacteristicNotification + writeDescriptor on the Heart Rate Measurement, then reads.
+    at(5_000, att_write_request(ANDROID_HRM_CCCD, b"\x01\x00"))   # ATT: Write Request 0x000f, 01 00 (notifications on)
+    at(30_000, att_write_response())                              # ATT: Write Response
+    at(30_000, att_handle_value_notification(ANDROID_HRM_VALUE, hr_measurement(71)))  # HR Measurement: 71 bpm
+    at(5_000, att_read_request(ANDROID_MANUFACTURER_NAME))        # ATT: Read Request 0x0016 (Manufacturer Name String)
+    at(30_000, att_read_response(b"Acme Health Devices"))         # ATT: Read Response "Acme Health Devices"
+    at(2_000, att_read_request(ANDROID_SERIAL_NUMBER))            # ATT: Read Request 0x0018 (Serial Number String)
+    at(30_000, att_read_response(b"MH267A261"))                   # ATT: Read Response "MH267A261" (ends with the address's last octets)
+    at(2_000, att_read_request(ANDROID_BSL_VALUE))                # ATT: Read Request 0x0011 (Body Sensor Location)
+    at(30_000, att_read_response(b"\x01"))                        # ATT: Read Response, Chest (0x01)
+    at(2_000, att_write_request(ANDROID_HR_CONTROL_POINT, b"\x02"))  # ATT: Write Request 0x0013 (Heart Rate Control Point), 02
+    at(30_000, att_error_response(0x12, ANDROID_HR_CONTROL_POINT, 0x80))
+    #          ATT: Error Response, Write Request 0x0013, Application Error (0x80): 02 is not a defined opcode
+    at(30_000, att_handle_value_notification(ANDROID_HRM_VALUE, hr_measurement(72, (840,))))  # HR Measurement: 72 bpm, RR
+    # The vendor service: subscribe to ff01, then 20 writes without response of 20 bytes to ff02.
+    # Four LE buffers: four packets go at once, and the next waits for Number Of Completed Packets.
+    at(5_000, att_write_request(ANDROID_FF01_CCCD, b"\x01\x00"))  # ATT: Write Request 0x001c, 01 00 (notifications on)
+    at(30_000, att_write_response())                              # ATT: Write Response
+    for batch in range(5):
+        for index in range(4):
+            chunk = bytes([batch * 4 + index]) * 20
+            at(300 if index else (2_000 if batch == 0 else 400), att_write_command(ANDROID_FF02_VALUE, chunk),
+               completed=False)
+            #      ATT: Write Command 0x001e (ff02), 20 bytes
+        at(29_500, number_of_completed_packets(4))                # HCI Event: Number of Completed Packets, handle 0x0040 count 4
+    # The peer answers on ff01, once per connection event.
+    for index in range(8):
+        at(30_000, att_handle_value_notification(ANDROID_FF01_VALUE, bytes([0xA0 + index]) + bytes(range(19))))
+        #          ATT: Handle Value Notification 0x001b (ff01), 20 bytes
+    at(100_000, read_rssi())                                      # HCI Command: Read RSSI, handle 0x0040
+    at(200, read_rssi_complete(-54))                              # HCI Event: Command Complete (Read RSSI), -54 dBm
+    at(400_000, att_handle_value_notification(ANDROID_HRM_VALUE, hr_measurement(73)))  # HR Measurement: 73 bpm
+    at(300_000, disconnection_complete(0x13))                     # HCI Event: Disconnect Complete, Remote User Terminated Connection
+    return steps
+
+
+ANDROID_SESSION = build_session(android_steps(), T0_ANDROID_US)
+#: The same app with a controller of 27-octet LE buffers and a connect 2 s slower.
+ANDROID_UPDATE_SESSION = build_session(android_steps(buffer_octets=27, connect_us=2_062_500), T0_ANDROID_US)
+#: Where the phone's snoop logger rotated: btsnoop_hci.log.last ends with this record (0-based,
+#: exclusive) and btsnoop_hci.log starts ANDROID_ROTATION_OVERLAP records earlier (the same
+#: records in both files, as a rotation can leave them).
+ANDROID_ROTATION = 91
+ANDROID_ROTATION_OVERLAP = 2
+
+
+def android_app_log() -> list[tuple[int, str, str]]:
+    """The app's logcat lines (BluetoothGatt, BluetoothLeScanner, BluetoothAdapter) as
+    (Unix µs, tag, message), each placed on the capture's clock next to the record it goes with."""
+    rec = ANDROID_SESSION
+
+    def find(kind: int, prefix: bytes, at: int = 0) -> int:
+        """Index of the first record of <kind> whose payload (HCI packet, or ATT PDU of an
+        ACL packet) starts with <prefix>, from index <at> on"""
+        return next(i for i, r in enumerate(rec) if i >= at and r.h4_type == kind
+                    and (r.payload[8:] if kind == H4_ACL else r.payload).startswith(prefix))
+
+    create = struct.pack("<H", OP_LE_CREATE_CONNECTION)
+    creates = [find(H4_CMD, create), find(H4_CMD, create, find(H4_CMD, create) + 1)]
+    scan = find(H4_CMD, struct.pack("<H", OP_LE_SET_SCAN_PARAMETERS))
+    mtu, mtu_response = find(H4_ACL, b"\x02"), find(H4_ACL, b"\x03")
+    discovery = find(H4_ACL, b"\x10")
+    last_char = max(i for i, r in enumerate(rec) if r.h4_type == H4_ACL and r.payload[8:9] == b"\x05")
+    hrm_cccd = find(H4_ACL, struct.pack("<BH", 0x12, ANDROID_HRM_CCCD))
+    ff01_cccd = find(H4_ACL, struct.pack("<BH", 0x12, ANDROID_FF01_CCCD))
+    rssi = find(H4_CMD, struct.pack("<H", OP_READ_RSSI))
+    device = "XX:XX:XX:XX:A2:61"
+    t = lambda index, delta_ms: rec[index].ts_us + delta_ms * 1000  # noqa: E731
+    gatt = "BluetoothGatt"
+    return [
+        (t(scan, -2), "BluetoothAdapter", "isLeEnabled(): ON"),
+        (t(scan, -1), "BluetoothLeScanner", "onScannerRegistered() - status=0 scannerId=5 mScannerId=0"),
+        # A first connectGatt() whose registerApp() fails: the stack's client table is full (257).
+        (t(creates[0], -90), gatt, "connect() - device: %s, auto: false" % device),
+        (t(creates[0], -90), gatt, "registerApp()"),
+        (t(creates[0], -90), gatt, "registerApp() - UUID=5a0c2b1e-3d4f-4e6a-8b7c-9d0e1f2a3b4c"),
+        (t(creates[0], -88), gatt, "onClientRegistered() - status=257 clientIf=0"),
+        (t(creates[0], -84), gatt, "close()"),
+        (t(creates[0], -84), gatt, "unregisterApp() - mClientIf=0"),
+        # The second: connects, then Connection Failed to be Established (62).
+        (t(creates[0], -2), gatt, "connect() - device: %s, auto: false" % device),
+        (t(creates[0], -2), gatt, "registerApp()"),
+        (t(creates[0], -2), gatt, "registerApp() - UUID=6b1d3c2f-4e5a-4f7b-9c8d-0e1f2a3b4c5d"),
+        (t(creates[0], -1), gatt, "onClientRegistered() - status=0 clientIf=6"),
+        (t(creates[0] + 3, 2), gatt, "onClientConnectionState() - status=62 clientIf=6 connected=false device=%s" % device),
+        (t(creates[0] + 3, 8), gatt, "close()"),
+        (t(creates[0] + 3, 8), gatt, "unregisterApp() - mClientIf=6"),
+        # The third: connected, requestMtu, discoverServices, two subscriptions, readRemoteRssi.
+        (t(creates[1], -2), gatt, "connect() - device: %s, auto: false" % device),
+        (t(creates[1], -2), gatt, "registerApp()"),
+        (t(creates[1], -2), gatt, "registerApp() - UUID=7c2e4d3a-5f6b-4a8c-8d9e-1f2a3b4c5d6e"),
+        (t(creates[1], -1), gatt, "onClientRegistered() - status=0 clientIf=7"),
+        (t(creates[1] + 2, 2), gatt, "onClientConnectionState() - status=0 clientIf=7 connected=true device=%s" % device),
+        (t(mtu, -1), gatt, "configureMTU() - device: %s mtu: 517" % device),
+        (t(mtu_response, 1), gatt, "onConfigureMTU() - Device=%s mtu=247 status=0" % device),
+        (t(discovery, -1), gatt, "discoverServices() - device: %s" % device),
+        (t(last_char, 3), gatt, "onSearchComplete() = address=%s status=0" % device),
+        (t(hrm_cccd, -1), gatt, "setCharacteristicNotification() - uuid: 00002a37-0000-1000-8000-00805f9b34fb enable: true"),
+        (t(ff01_cccd, -1), gatt, "setCharacteristicNotification() - uuid: 0000ff01-0000-1000-8000-00805f9b34fb enable: true"),
+        (t(rssi, -1), gatt, "readRssi() - device: %s" % device),
+        (t(len(rec) - 1, 3), gatt, "onClientConnectionState() - status=19 clientIf=7 connected=false device=%s" % device),
+        (t(len(rec) - 1, 9), gatt, "close()"),
+        (t(len(rec) - 1, 9), gatt, "unregisterApp() - mClientIf=7"),
+    ]
+
+
+#: The phone's time zone (persist.sys.timezone): logcat's times are local, UTC+2 in May.
+ANDROID_TIMEZONE = "Europe/Berlin"
+ANDROID_TZ_OFFSET_US = 2 * 3600 * 1_000_000
+
+
+def write_android_bugreport_txt() -> bytes:
+    """A small bugreport text: the dumpstate header (its year), SYSTEM LOG with the app's
+    logcat lines in `logcat -v threadtime -v uid` form (date, time, uid, pid, tid, level, tag)
+    and SYSTEM PROPERTIES with persist.sys.timezone."""
+    log = []
+    for ts_us, tag, message in android_app_log():
+        local = datetime.fromtimestamp((ts_us + ANDROID_TZ_OFFSET_US) / 1e6, tz=timezone.utc)
+        thread = 14023 if message.startswith(("connect()", "registerApp", "close", "unregister", "configureMTU",
+                                               "discoverServices", "setCharacteristic", "readRssi", "isLeEnabled")) else 14047
+        log.append("%s.%03d 10187 14023 %5d D %s: %s" % (local.strftime("%m-%d %H:%M:%S"), local.microsecond // 1000,
+                                                         thread, tag, message))
+    text = "\n".join([
+        "========================================================",
+        "== dumpstate: 2024-05-14 14:01:00",
+        "========================================================",
+        "",
+        "Build: UQ1A.240205.004",
+        "Build fingerprint: 'google/sample/sample:14/UQ1A.240205.004/11269751:user/release-keys'",
+        "Bugreport format version: 2.0",
+        "",
+        "------ SYSTEM LOG (logcat -v threadtime -v printable -v uid -d *:v) ------",
+        "--------- beginning of main",
+        *log,
+        "------ 0.210s was the duration of 'SYSTEM LOG' ------",
+        "",
+        "------ SYSTEM PROPERTIES (getprop) ------",
+        "[persist.bluetooth.btsnooplogmode]: [full]",
+        "[persist.sys.timezone]: [%s]" % ANDROID_TIMEZONE,
+        "[ro.build.id]: [UQ1A.240205.004]",
+        "[ro.product.model]: [Sample Phone]",
+        "------ 0.004s was the duration of 'SYSTEM PROPERTIES' ------",
+        "",
+    ])
+    return text.encode("ascii")
+
+
+def write_android_bugreport_zip() -> bytes:
+    """An adb-bugreport-style zip with the phone's full HCI log, rotated: btsnoop_hci.log.last
+    (the older records) and btsnoop_hci.log, under FS/data/misc/bluetooth/logs/, plus the
+    bugreport text, main_entry.txt naming it and version.txt."""
+    main_name = "bugreport-sample-2024-05-14-14-01-00.txt"
+    older = ANDROID_SESSION[:ANDROID_ROTATION]
+    newer = ANDROID_SESSION[ANDROID_ROTATION - ANDROID_ROTATION_OVERLAP:]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(zip_entry(main_name), write_android_bugreport_txt())
+        zf.writestr(zip_entry("main_entry.txt"), main_name.encode("ascii"))
+        zf.writestr(zip_entry("version.txt"), b"2.0")
+        zf.writestr(zip_entry("FS/data/misc/bluetooth/logs/btsnoop_hci.log.last"), write_btsnoop_h4(older))
+        zf.writestr(zip_entry("FS/data/misc/bluetooth/logs/btsnoop_hci.log"), write_btsnoop_h4(newer))
+    return buf.getvalue()
+
+
 def main() -> None:
     mon = monitor_records()
     h4_btsnoop = write_btsnoop_h4(SESSION)
@@ -1778,6 +2071,9 @@ def main() -> None:
         "scanner.btsnoop": write_btsnoop_h4(SCANNER_SESSION),
         "air-sensor.pcap": pcap_file(air_session(), DLT_BLUETOOTH_LE_LL_WITH_PHDR),
         "vendor-gatt.btsnoop": write_btsnoop_h4(VENDOR_SESSION),
+        "android-phone.btsnoop": write_btsnoop_h4(ANDROID_SESSION),
+        "android-phone-update.btsnoop": write_btsnoop_h4(ANDROID_UPDATE_SESSION),
+        "bugreport-android-phone.zip": write_android_bugreport_zip(),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)
