@@ -12,7 +12,8 @@ cases for tests (truncated, empty, filtered, wrong datalink...).
 A second session ("secure-sensor", SECURE_SESSION below: extended connection,
 LE Secure Connections pairing, EATT with K-frames, fragmented and oversized
 PDUs, a malformed ATT PDU) is written as btsnoop H4 and as pcap.  Further sessions:
-"scanner", "air-sensor", "vendor-gatt" and "android-phone" (an Android app's session,
+"scanner", "air-sensor", "vendor-gatt", "firmware-update" (mcumgr and Secure DFU) and
+"android-phone" (an Android app's session,
 also as a rotated bugreport with the app's logcat lines, and as a variant for `diff`).
 
 The output is deterministic: fixed timestamps, no randomness, fixed zip entry
@@ -2039,6 +2040,188 @@ def write_android_bugreport_zip() -> bytes:
     return buf.getvalue()
 
 
+# ---------------------------------------------------------------------------
+# The "firmware-update" session: a phone updates a sensor twice over GATT, with mcumgr
+# (an image upload that completes) and with Nordic Secure DFU (Buttonless DFU in the
+# application, then the bootloader "DfuTarg" at the address + 1).
+# ---------------------------------------------------------------------------
+
+#: 2024-05-14T13:00:00Z.
+T0_FIRMWARE_US = int(datetime(2024, 5, 14, 13, 0, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+#: The sensor (its application) and its bootloader, public addresses.
+FIRMWARE_APP = "C0:FF:EE:00:00:51"
+FIRMWARE_BOOTLOADER = "C0:FF:EE:00:00:52"
+SECURE_DFU_CONTROL_POINT = "8ec90001-f315-4f60-9fb8-838830daea50"
+SECURE_DFU_PACKET = "8ec90002-f315-4f60-9fb8-838830daea50"
+BUTTONLESS_DFU_WITHOUT_BONDS = "8ec90003-f315-4f60-9fb8-838830daea50"
+MCUMGR_CHARACTERISTIC = "da2e7828-fbce-4e01-ae9e-261174997c48"
+#: The image mcumgr uploads and the firmware Secure DFU sends: 1024 bytes each, made up.
+FIRMWARE_IMAGE = bytes((i * 7 + 3) & 0xFF for i in range(1024))
+FIRMWARE_DFU = bytes((i * 13 + 5) & 0xFF for i in range(1024))
+
+
+def att_handle_value_indication(handle: int, value: bytes):
+    """ATT: Handle Value Indication (0x1d): handle, value"""
+    return att(RECEIVED, struct.pack("<BH", 0x1D, handle) + value)
+
+
+def att_handle_value_confirmation():
+    """ATT: Handle Value Confirmation (0x1e)"""
+    return att(SENT, b"\x1e")
+
+
+def att_write_commands(handle: int, value: bytes, mtu: int = 247) -> list:
+    """One value written without response in as many Write Commands (0x52) as ATT_MTU - 3 needs"""
+    size = mtu - 3
+    return [att_write_command(handle, value[i:i + size]) for i in range(0, len(value), size)]
+
+
+def cbor_bytes(data: bytes) -> bytes:
+    """CBOR byte string (major type 2) shorter than 64 KiB"""
+    if len(data) < 24:
+        return bytes([0x40 | len(data)]) + data
+    return (bytes([0x58, len(data)]) if len(data) < 256 else b"\x59" + struct.pack(">H", len(data))) + data
+
+
+def protobuf_varint(n: int) -> bytes:
+    """Protocol buffer base-128 varint"""
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def protobuf_field(number: int, value: int | bytes) -> bytes:
+    """Protocol buffer field: a varint (wire type 0) or length-delimited bytes (wire type 2)"""
+    if isinstance(value, int):
+        return protobuf_varint(number << 3) + protobuf_varint(value)
+    return protobuf_varint(number << 3 | 2) + protobuf_varint(len(value)) + value
+
+
+def secure_dfu_init_packet(firmware: bytes) -> bytes:
+    """nRF5 SDK 17.1 dfu-cc.proto Packet {signed_command (2): SignedCommand {command (1): Command
+    {op_code (1) INIT, init (2): InitCommand {fw_version 1, hw_version 52, sd_req [0x0100],
+    type APPLICATION, app_size 1024, hash (8): Hash {SHA256, the firmware's SHA-256 reversed as
+    nrfutil writes it}}}, signature_type (2) ECDSA_P256_SHA256, signature (3): 64 filler bytes}}"""
+    digest = hashlib.sha256(firmware).digest()[::-1]
+    init = (protobuf_field(1, 1) + protobuf_field(2, 52) + protobuf_field(3, protobuf_varint(0x0100))
+            + protobuf_field(4, 0) + protobuf_field(7, len(firmware))
+            + protobuf_field(8, protobuf_field(1, 3) + protobuf_field(2, digest)))
+    command = protobuf_field(1, 1) + protobuf_field(2, init)
+    signed = protobuf_field(1, command) + protobuf_field(2, 0) + protobuf_field(3, label_bytes("firmware signature", 64))
+    return protobuf_field(2, signed)
+
+
+def dfu_response(request: int, payload: bytes = b"") -> bytes:
+    """Secure DFU Control Point notification: Response Code (0x60), the request's opcode,
+    result Success (0x01), then the request's return values"""
+    return bytes([0x60, request, 0x01]) + payload
+
+
+def firmware_steps() -> list:
+    """The firmware-update session as (delta µs, frame) steps."""
+    steps: list = []
+
+    def at(delta: int, frame) -> None:
+        steps.append((delta, frame))
+
+    def write_with_response(handle: int, value: bytes, answer_us: int = 30_000) -> None:
+        at(1_000, att_write_request(handle, value))   # ATT: Write Request <handle>, <value>
+        at(answer_us, att_write_response())            # ATT: Write Response
+
+    # 1. The application: mcumgr and Buttonless DFU.
+    at(0, le_connection_complete(FIRMWARE_APP))          # LE Connection Complete: handle 0x0040, peer C0:FF:EE:00:00:51
+    at(2_000, att_exchange_mtu_request(247))             # ATT: Exchange MTU Request, client RX MTU 247
+    at(30_000, att_exchange_mtu_response(247))           # ATT: Exchange MTU Response, server RX MTU 247
+    at(1_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
+    at(30_000, att_read_by_group_type_response([(0x0001, 0x0005, 0x1800)]))  # ATT: Read By Group Type Response: GAP
+    at(1_000, att_read_by_group_type_request(0x0006, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0006-0xffff
+    at(30_000, att_read_by_group_type_response_128([(0x0010, 0x0013, MCUMGR_SERVICE)]))  # Response: mcumgr 0x0010-0x0013
+    at(1_000, att_read_by_group_type_request(0x0014, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0014-0xffff
+    at(30_000, att_read_by_group_type_response([(0x0020, 0x0023, 0xFE59)]))  # Response: Secure DFU 0x0020-0x0023
+    at(1_000, att_read_by_type_request(0x0010, 0x0013, 0x2803))  # ATT: Read By Type Request 0x0010-0x0013, Characteristic
+    at(30_000, att_read_by_type_response_any([(0x0011, 0x14, 0x0012, MCUMGR_CHARACTERISTIC)]))
+    #          ATT: Read By Type Response: 0x0011 mcumgr Characteristic (write without response, notify) -> 0x0012
+    at(1_000, att_read_by_type_request(0x0020, 0x0023, 0x2803))  # ATT: Read By Type Request 0x0020-0x0023, Characteristic
+    at(30_000, att_read_by_type_response_any([(0x0021, 0x28, 0x0022, BUTTONLESS_DFU_WITHOUT_BONDS)]))
+    #          ATT: Read By Type Response: 0x0021 Buttonless DFU Without Bonds (write, indicate) -> 0x0022
+    at(1_000, att_find_information_request(0x0013, 0x0023))  # ATT: Find Information Request 0x0013-0x0023
+    at(30_000, att_find_information_response([(0x0013, 0x2902), (0x0023, 0x2902)]))  # Response: two CCCDs
+    write_with_response(0x0013, b"\x01\x00")             # mcumgr Characteristic CCCD: notifications on
+    write_with_response(0x0023, b"\x02\x00")             # Buttonless DFU CCCD: indications on
+    # An image upload: 1024 bytes in chunks of 448, 448 and 128 bytes of data (the first
+    # chunk with "len", "sha" and "image"), each written in Write Commands of up to 244 bytes.
+    sha = hashlib.sha256(FIRMWARE_IMAGE).digest()
+    for seq, off in ((10, 0), (11, 448), (12, 896)):
+        data = FIRMWARE_IMAGE[off:off + 448]
+        body = cbor_text("off") + cbor_uint(off) + cbor_text("data") + cbor_bytes(data)
+        if off == 0:
+            body = (b"\xa5" + body + cbor_text("len") + cbor_uint(len(FIRMWARE_IMAGE))
+                    + cbor_text("sha") + cbor_bytes(sha) + cbor_text("image") + b"\x00")
+        else:
+            body = b"\xa2" + body
+        for index, frame in enumerate(att_write_commands(0x0012, mcumgr(2, 1, seq, 1, body))):
+            at(100_000 if off == 0 and index == 0 else 1_500, frame)
+            #      mcumgr: image upload request seq <seq>, one part per Write Command
+        done = off + len(data)
+        answer = b"\xa1" + cbor_text("off") + cbor_uint(done)
+        if done == len(FIRMWARE_IMAGE):
+            answer = b"\xa2" + cbor_text("off") + cbor_uint(done) + cbor_text("match") + b"\xf5"
+        at(60_000, att_handle_value_notification(0x0012, mcumgr(3, 1, seq, 1, answer)))
+        #          mcumgr: image upload response seq <seq>, {"off": <done>} and, at the end, "match": true
+    # Buttonless DFU: Enter Bootloader, answered Success by an indication; the sensor resets.
+    write_with_response(0x0022, b"\x01")                 # Buttonless DFU: Enter Bootloader (0x01)
+    at(30_000, att_handle_value_indication(0x0022, b"\x20\x01\x01"))  # Buttonless DFU: Response Code, Enter Bootloader, Success
+    at(1_000, att_handle_value_confirmation())           # ATT: Handle Value Confirmation
+    at(100_000, disconnection_complete(0x13))            # HCI Event: Disconnect Complete, Remote User Terminated Connection
+
+    # 2. The bootloader "DfuTarg": Secure DFU of the init packet (command object), then the firmware (data object).
+    at(500_000, le_connection_complete(FIRMWARE_BOOTLOADER))  # LE Connection Complete: handle 0x0040, peer C0:FF:EE:00:00:52
+    at(2_000, att_exchange_mtu_request(247))             # ATT: Exchange MTU Request, client RX MTU 247
+    at(30_000, att_exchange_mtu_response(247))           # ATT: Exchange MTU Response, server RX MTU 247
+    at(1_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
+    at(30_000, att_read_by_group_type_response([(0x0001, 0x0005, 0x1800), (0x0010, 0x0015, 0xFE59)]))
+    #          ATT: Read By Group Type Response: GAP, Secure DFU 0x0010-0x0015
+    at(1_000, att_read_by_type_request(0x0010, 0x0015, 0x2803))  # ATT: Read By Type Request 0x0010-0x0015, Characteristic
+    at(30_000, att_read_by_type_response_any([(0x0011, 0x18, 0x0012, SECURE_DFU_CONTROL_POINT),
+                                              (0x0014, 0x14, 0x0015, SECURE_DFU_PACKET)]))
+    #          ATT: Read By Type Response: DFU Control Point (write, notify) -> 0x0012, DFU Packet (write without response, notify) -> 0x0015
+    at(1_000, att_find_information_request(0x0013, 0x0013))  # ATT: Find Information Request 0x0013
+    at(30_000, att_find_information_response([(0x0013, 0x2902)]))  # ATT: Find Information Response: CCCD
+    write_with_response(0x0013, b"\x01\x00")             # DFU Control Point CCCD: notifications on
+    init = secure_dfu_init_packet(FIRMWARE_DFU)
+
+    def control(value: bytes, answer: bytes, answer_us: int = 30_000) -> None:
+        write_with_response(0x0012, value)               # DFU Control Point: <opcode and parameters>
+        at(answer_us, att_handle_value_notification(0x0012, answer))  # DFU Control Point: Response Code, <opcode>, Success, …
+
+    control(b"\x06\x01", dfu_response(0x06, struct.pack("<III", 512, 0, 0)))   # Select command object: max 512, offset 0, CRC 0
+    control(b"\x01\x01" + struct.pack("<I", len(init)), dfu_response(0x01))    # Create command object of the init packet's size
+    at(1_000, att_write_command(0x0015, init))           # DFU Packet: the init packet
+    control(b"\x03", dfu_response(0x03, struct.pack("<II", len(init), zlib.crc32(init))))  # Calculate Checksum: offset, CRC-32
+    control(b"\x04", dfu_response(0x04), 5_000)          # Execute: the bootloader checks the init packet
+    control(b"\x02\x04\x00", dfu_response(0x02))         # Set PRN: a receipt every 4 packets
+    control(b"\x06\x02", dfu_response(0x06, struct.pack("<III", 4096, 0, 0)))  # Select data object: max 4096, offset 0, CRC 0
+    control(b"\x01\x02" + struct.pack("<I", len(FIRMWARE_DFU)), dfu_response(0x01), 20_000)  # Create data object of 1024 bytes
+    for index, frame in enumerate(att_write_commands(0x0015, FIRMWARE_DFU)):
+        at(7_500, frame)                                 # DFU Packet: up to 244 firmware bytes
+        if index == 3:
+            written = 4 * 244
+            at(7_500, att_handle_value_notification(0x0012, dfu_response(0x03, struct.pack(
+                "<II", written, zlib.crc32(FIRMWARE_DFU[:written])))))
+            #      DFU Control Point: packet receipt, Calculate Checksum Success, offset 976, its CRC-32
+    control(b"\x03", dfu_response(0x03, struct.pack("<II", len(FIRMWARE_DFU), zlib.crc32(FIRMWARE_DFU))))
+    #          Calculate Checksum: offset 1024, the firmware's CRC-32
+    control(b"\x04", dfu_response(0x04), 90_000)         # Execute: the bootloader writes the firmware
+    at(80_000, disconnection_complete(0x13))             # HCI Event: Disconnect Complete: the bootloader activates it and resets
+    return steps
+
+
+FIRMWARE_SESSION = build_session(firmware_steps(), T0_FIRMWARE_US)
+
+
 def main() -> None:
     mon = monitor_records()
     h4_btsnoop = write_btsnoop_h4(SESSION)
@@ -2074,6 +2257,7 @@ def main() -> None:
         "android-phone.btsnoop": write_btsnoop_h4(ANDROID_SESSION),
         "android-phone-update.btsnoop": write_btsnoop_h4(ANDROID_UPDATE_SESSION),
         "bugreport-android-phone.zip": write_android_bugreport_zip(),
+        "firmware-update.btsnoop": write_btsnoop_h4(FIRMWARE_SESSION),
     }
     for name, data in files.items():
         (OUT_DIR / name).write_bytes(data)
