@@ -13,8 +13,9 @@ A second session ("secure-sensor", SECURE_SESSION below: extended connection,
 LE Secure Connections pairing, EATT with K-frames, fragmented and oversized
 PDUs, a malformed ATT PDU) is written as btsnoop H4 and as pcap.  Further sessions:
 "scanner", "air-sensor", "vendor-gatt", "firmware-update" (mcumgr and Secure DFU) and
-"android-phone" (an Android app's session,
-also as a rotated bugreport with the app's logcat lines, and as a variant for `diff`).
+"android-phone" (an Android app's session, also as a rotated bugreport with the app's
+logcat lines, and as a variant for `diff`) and "android-autoconnect" (Filter Accept List
+connects).
 
 The output is deterministic: fixed timestamps, no randomness, fixed zip entry
 dates.  Running the script twice gives byte-identical files.  Standard library
@@ -1812,22 +1813,51 @@ def read_rssi_complete(rssi: int, handle: int = CONN_HANDLE):
     return command_complete_with(OP_READ_RSSI, struct.pack("<Hb", handle, rssi))
 
 
-def android_steps(*, buffer_octets: int = 251, connect_us: int = 62_500) -> list:
-    """The android-phone session as (delta µs, frame) steps.  android-phone-update.btsnoop is the
-    same app with another controller (<buffer_octets> octets per LE ACL buffer) and a slower
-    connect (<connect_us> from LE Create Connection to LE Connection Complete)."""
-    steps: list = []
+def completing_writer(steps: list):
+    """A function that appends (delta µs, frame) to <steps>.  Every ACL packet the host sends is
+    completed 10 ms later (Number Of Completed Packets, count 1, handle 0x0040) unless
+    completed=False; the next step's delta still counts from the packet."""
     shift = 0
 
     def at(delta: int, frame, *, completed: bool = True) -> None:
-        # Every ACL packet the host sends is completed 10 ms later (Number Of Completed Packets,
-        # count 1) unless completed=False; the next step's delta still counts from the packet.
         nonlocal shift
         steps.append((delta - shift, frame))
         shift = 0
         if completed and frame[0] == H4_ACL and frame[1] == SENT:
             steps.append((10_000, number_of_completed_packets(1)))  # HCI Event: Number of Completed Packets, count 1
             shift = 10_000
+
+    return at
+
+
+def android_gatt_caching_and_discovery(at) -> None:
+    """The stack's GATT caching (the Database Hash, the Service Changed CCCD), then the app's
+    requestMtu(517) and discoverServices() of the sensor's database, through <at>."""
+    at(5_000, att_read_by_type_request_range(0x0001, 0xFFFF, 0x2B2A))  # ATT: Read By Type Request 0x0001-0xffff, Database Hash
+    at(60_000, att_read_by_type_response_value(0x000B, bytes(range(0xA0, 0xB0))))
+    #          ATT: Read By Type Response: 0x000b Database Hash a0a1…af
+    at(1_000, att_write_request(ANDROID_SERVICE_CHANGED_CCCD, b"\x02\x00"))  # ATT: Write Request 0x0009, 02 00 (indications on)
+    at(60_000, att_write_response())                              # ATT: Write Response
+    at(2_000, att_exchange_mtu_request(517))                      # ATT: Exchange MTU Request, client RX MTU 517
+    at(30_000, att_exchange_mtu_response(247))                    # ATT: Exchange MTU Response, server RX MTU 247
+    at(2_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
+    at(30_000, att_read_by_group_type_response(ANDROID_SERVICES))  # ATT: Read By Group Type Response: five services
+    at(1_000, att_read_by_group_type_request(0x001F, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x001f-0xffff
+    at(30_000, att_error_response(0x10, 0x001F, 0x0A))            # ATT: Error Response, Attribute Not Found (0x0a)
+    for (start, end, _), chars in zip(ANDROID_SERVICES, ANDROID_CHARACTERISTICS):
+        at(1_000, att_read_by_type_request(start, end, 0x2803))   # ATT: Read By Type Request, Characteristic (0x2803)
+        at(30_000, att_read_by_type_response_any(chars))          # ATT: Read By Type Response: the service's declarations
+    for cccd in (ANDROID_SERVICE_CHANGED_CCCD, ANDROID_HRM_CCCD, ANDROID_FF01_CCCD):
+        at(1_000, att_find_information_request(cccd, cccd))       # ATT: Find Information Request <CCCD>-<CCCD>
+        at(30_000, att_find_information_response([(cccd, 0x2902)]))  # ATT: Find Information Response: 0x2902
+
+
+def android_steps(*, buffer_octets: int = 251, connect_us: int = 62_500) -> list:
+    """The android-phone session as (delta µs, frame) steps.  android-phone-update.btsnoop is the
+    same app with another controller (<buffer_octets> octets per LE ACL buffer) and a slower
+    connect (<connect_us> from LE Create Connection to LE Connection Complete)."""
+    steps: list = []
+    at = completing_writer(steps)
 
     at(0, reset())                                                # HCI Command: Reset
     at(4_000, command_complete(OP_RESET))                         # HCI Event: Command Complete (Reset), Success
@@ -1857,25 +1887,8 @@ def android_steps(*, buffer_octets: int = 251, connect_us: int = 62_500) -> list
     at(300_000, le_create_connection(PERIPHERAL))                 # HCI Command: LE Create Connection to D4:36:39:67:A2:61
     at(400, command_status(OP_LE_CREATE_CONNECTION))              # HCI Event: Command Status (LE Create Connection), Success
     at(connect_us - 400, le_connection_complete(PERIPHERAL))      # LE Connection Complete: handle 0x0040, 30 ms, 0, 720 ms
-    # The stack's own GATT traffic (GATT caching): the Database Hash, the Service Changed CCCD.
-    at(5_000, att_read_by_type_request_range(0x0001, 0xFFFF, 0x2B2A))  # ATT: Read By Type Request 0x0001-0xffff, Database Hash
-    at(60_000, att_read_by_type_response_value(0x000B, bytes(range(0xA0, 0xB0))))
-    #          ATT: Read By Type Response: 0x000b Database Hash a0a1…af
-    at(1_000, att_write_request(ANDROID_SERVICE_CHANGED_CCCD, b"\x02\x00"))  # ATT: Write Request 0x0009, 02 00 (indications on)
-    at(60_000, att_write_response())                              # ATT: Write Response
-    # The app: requestMtu(517), discoverServices().
-    at(2_000, att_exchange_mtu_request(517))                      # ATT: Exchange MTU Request, client RX MTU 517
-    at(30_000, att_exchange_mtu_response(247))                    # ATT: Exchange MTU Response, server RX MTU 247
-    at(2_000, att_read_by_group_type_request(0x0001, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x0001-0xffff
-    at(30_000, att_read_by_group_type_response(ANDROID_SERVICES))  # ATT: Read By Group Type Response: five services
-    at(1_000, att_read_by_group_type_request(0x001F, 0xFFFF, 0x2800))  # ATT: Read By Group Type Request 0x001f-0xffff
-    at(30_000, att_error_response(0x10, 0x001F, 0x0A))            # ATT: Error Response, Attribute Not Found (0x0a)
-    for (start, end, _), chars in zip(ANDROID_SERVICES, ANDROID_CHARACTERISTICS):
-        at(1_000, att_read_by_type_request(start, end, 0x2803))   # ATT: Read By Type Request, Characteristic (0x2803)
-        at(30_000, att_read_by_type_response_any(chars))          # ATT: Read By Type Response: the service's declarations
-    for cccd in (ANDROID_SERVICE_CHANGED_CCCD, ANDROID_HRM_CCCD, ANDROID_FF01_CCCD):
-        at(1_000, att_find_information_request(cccd, cccd))       # ATT: Find Information Request <CCCD>-<CCCD>
-        at(30_000, att_find_information_response([(cccd, 0x2902)]))  # ATT: Find Information Response: 0x2902
+    # The stack's own GATT traffic (GATT caching), then the app: requestMtu(517), discoverServices().
+    android_gatt_caching_and_discovery(at)
     # setCharacteristicNotification + writeDescriptor on the Heart Rate Measurement, then reads.
     at(5_000, att_write_request(ANDROID_HRM_CCCD, b"\x01\x00"))   # ATT: Write Request 0x000f, 01 00 (notifications on)
     at(30_000, att_write_response())                              # ATT: Write Response
@@ -1915,6 +1928,107 @@ def android_steps(*, buffer_octets: int = 251, connect_us: int = 62_500) -> list
 ANDROID_SESSION = build_session(android_steps(), T0_ANDROID_US)
 #: The same app with a controller of 27-octet LE buffers and a connect 2 s slower.
 ANDROID_UPDATE_SESSION = build_session(android_steps(buffer_octets=27, connect_us=2_062_500), T0_ANDROID_US)
+
+
+# ---------------------------------------------------------------------------
+# The "android-autoconnect" session: Android connects through the Filter Accept List.  The
+# stack waits in the background for a bonded watch (slow scan); the app's direct connect to
+# the sensor (fast scan) is given up after 2 s, then its connectGatt(autoConnect=true) puts
+# the sensor in the list again: it connects seconds later and stays in it.
+# ---------------------------------------------------------------------------
+
+#: 2024-05-14T12:10:00Z.
+T0_AUTOCONNECT_US = int(datetime(2024, 5, 14, 12, 10, 0, tzinfo=timezone.utc).timestamp()) * 1_000_000
+#: A bonded watch the stack reconnects to in the background, public address.
+BONDED_WATCH = "E0:11:22:33:44:55"
+OP_LE_CREATE_CONNECTION_CANCEL = opcode(0x08, 0x000E)             # 0x200e
+OP_LE_ADD_DEVICE_TO_FILTER_ACCEPT_LIST = opcode(0x08, 0x0011)     # 0x2011
+OP_LE_REMOVE_DEVICE_FROM_FILTER_ACCEPT_LIST = opcode(0x08, 0x0012)  # 0x2012
+
+
+def le_accept_list(op: int, peer: str):
+    """HCI Command: LE Add Device To (0x08|0x0011) or LE Remove Device From (0x08|0x0012)
+    Filter Accept List plen 7: address type public, address"""
+    return hci_command(op, b"\x00" + bdaddr(peer))
+
+
+def le_create_connection_accept_list(fast: bool = False):
+    """HCI Command: LE Create Connection (0x08|0x000d) plen 25: initiator filter policy 0x01 (the
+    Filter Accept List), peer address ignored (zero), own address type public, connection
+    interval 30-50 ms, latency 0, supervision timeout 720 ms, CE length 0-0; scan interval and
+    window 60 ms (0x0060) for a direct connect (fast), else 1.28 s (0x0800) and 30 ms (0x0030),
+    Android's background scan"""
+    interval, window = (0x0060, 0x0060) if fast else (0x0800, 0x0030)
+    params = struct.pack("<HHBB6sBHHHHHH", interval, window, 0x01, 0x00, bytes(6), 0x00,
+                         0x0018, 0x0028, 0x0000, 0x0048, 0x0000, 0x0000)
+    return hci_command(OP_LE_CREATE_CONNECTION, params)
+
+
+def le_connection_complete_cancelled():
+    """HCI Event: LE Meta Event (0x3e) - LE Connection Complete (0x01) plen 19: status Unknown
+    Connection Identifier (0x02), as the controller reports a cancelled LE Create Connection;
+    the other parameters zero"""
+    return le_meta(0x01, struct.pack("<BHBB6sHHHB", 0x02, 0x0000, 0x00, 0x00, bytes(6), 0, 0, 0, 0x00))
+
+
+def autoconnect_steps() -> list:
+    """The android-autoconnect session as (delta µs, frame) steps."""
+    steps: list = []
+    at = completing_writer(steps)
+
+    def create_connection(delta: int, fast: bool = False) -> None:
+        at(delta, le_create_connection_accept_list(fast))        # HCI Command: LE Create Connection, Filter Accept List
+        at(400, command_status(OP_LE_CREATE_CONNECTION))          # HCI Event: Command Status (LE Create Connection), Success
+
+    def accept_list(op: int, peer: str) -> None:
+        at(400, le_accept_list(op, peer))                         # LE Add Device To / Remove Device From Filter Accept List <peer>
+        at(500, command_complete(op))                             # HCI Event: Command Complete, Success
+
+    def cancel(delta: int) -> None:
+        at(delta, hci_command(OP_LE_CREATE_CONNECTION_CANCEL))   # HCI Command: LE Create Connection Cancel
+        at(500, command_complete(OP_LE_CREATE_CONNECTION_CANCEL))  # HCI Event: Command Complete (LE Create Connection Cancel)
+        at(300, le_connection_complete_cancelled())               # LE Connection Complete: Unknown Connection Identifier (0x02)
+
+    at(0, reset())                                                # HCI Command: Reset
+    at(4_000, command_complete(OP_RESET))                         # HCI Event: Command Complete (Reset), Success
+    at(300, le_read_buffer_size())                                # HCI Command: LE Read Buffer Size [v1]
+    at(500, le_read_buffer_size_complete_with(251, 4))            # Command Complete: 251 octets, 4 LE ACL buffers
+    # The stack: the bonded watch in the list, a background Create Connection.
+    accept_list(OP_LE_ADD_DEVICE_TO_FILTER_ACCEPT_LIST, BONDED_WATCH)
+    create_connection(300)
+    # The app's connectGatt(autoConnect=false): the sensor in the list with a fast scan; the
+    # user gives up after 2 s (disconnect() before it connected): out of the list.
+    cancel(1_000_000)
+    accept_list(OP_LE_ADD_DEVICE_TO_FILTER_ACCEPT_LIST, PERIPHERAL)
+    create_connection(300, fast=True)
+    cancel(2_000_000)
+    accept_list(OP_LE_REMOVE_DEVICE_FROM_FILTER_ACCEPT_LIST, PERIPHERAL)
+    create_connection(300)                                        # the watch alone
+    # The app's connectGatt(autoConnect=true): the sensor back in the list, with the background scan.
+    cancel(500_000)
+    accept_list(OP_LE_ADD_DEVICE_TO_FILTER_ACCEPT_LIST, PERIPHERAL)
+    create_connection(300)
+    at(5_500_000, le_connection_complete(PERIPHERAL))             # LE Connection Complete: the sensor, handle 0x0040
+    create_connection(2_000)                                      # the watch (and the sensor, still in the list)
+    android_gatt_caching_and_discovery(at)
+    at(5_000, att_write_request(ANDROID_HRM_CCCD, b"\x01\x00"))   # ATT: Write Request 0x000f, 01 00 (notifications on)
+    at(30_000, att_write_response())                              # ATT: Write Response
+    for bpm in (70, 71, 72):
+        at(1_000_000 if bpm > 70 else 30_000, att_handle_value_notification(ANDROID_HRM_VALUE, hr_measurement(bpm)))
+        #          ATT: Handle Value Notification 0x000e, Heart Rate Measurement
+    # The app's disconnect(): the sensor out of the list, then the link closed.
+    cancel(500_000)
+    accept_list(OP_LE_REMOVE_DEVICE_FROM_FILTER_ACCEPT_LIST, PERIPHERAL)
+    create_connection(300)                                        # the watch alone
+    at(1_000, disconnect(0x13))                                   # HCI Command: Disconnect handle 0x0040, Remote User Terminated Connection
+    at(600, command_status(OP_DISCONNECT))                        # HCI Event: Command Status (Disconnect), Success
+    at(60_000, disconnection_complete(0x16))                      # HCI Event: Disconnect Complete, Connection Terminated By Local Host
+    return steps
+
+
+AUTOCONNECT_SESSION = build_session(autoconnect_steps(), T0_AUTOCONNECT_US)
+
+
 #: Where the phone's snoop logger rotated: btsnoop_hci.log.last ends with this record (0-based,
 #: exclusive) and btsnoop_hci.log starts ANDROID_ROTATION_OVERLAP records earlier (the same
 #: records in both files, as a rotation can leave them).
@@ -2257,6 +2371,7 @@ def main() -> None:
         "android-phone.btsnoop": write_btsnoop_h4(ANDROID_SESSION),
         "android-phone-update.btsnoop": write_btsnoop_h4(ANDROID_UPDATE_SESSION),
         "bugreport-android-phone.zip": write_android_bugreport_zip(),
+        "android-autoconnect.btsnoop": write_btsnoop_h4(AUTOCONNECT_SESSION),
         "firmware-update.btsnoop": write_btsnoop_h4(FIRMWARE_SESSION),
     }
     for name, data in files.items():
