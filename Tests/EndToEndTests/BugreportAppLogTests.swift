@@ -70,4 +70,20 @@ struct BugreportAppLogTests {
     }
     print("\(name): \(entries.count) app_log lines on their calls, worst \(Int((worst * 1e6).rounded())) µs")
   }
+
+  /// Folding a discovery into one `discoverServices()` call (`--api android`) keeps the
+  /// log lines of the steps it folds (`onSearchComplete()` sits on the last of them).
+  @Test("every app-log line is on a call with every --api", arguments: ["gatt", "android", "corebluetooth"])
+  func foldedStepsKeepTheirLines(_ api: String) throws {
+    func lineNumbers(_ arguments: [String]) throws -> [Int] {
+      let output = runRaw(["app", "--format", "json"] + arguments + ["Samples/bugreport-android-phone.zip"])
+      #expect(output.status == 0, "\(output.stderr)")
+      let document = try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
+      let calls = try #require(document["calls"] as? [[String: Any]])
+      return calls.flatMap { ($0["app_log"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? Int } }.sorted()
+    }
+    let all = try lineNumbers([])
+    #expect(all.count >= 20)
+    #expect(try lineNumbers(["--api", api]) == all)
+  }
 }

@@ -72,10 +72,10 @@ struct DiscoveryLineTests {
     #expect(output.status == 0)
     var names: [String: Set<String>] = [:]
     for line in ReadingTests.recordLines(output.stdout) {
-      // frame, time, dir, adapter, then `#id name`.
+      // frame, time, dir (one adapter: no adapter column), then `#id name`.
       let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard columns.count > 5, columns[4].hasPrefix("#") else { continue }
-      names[String(columns[4]), default: []].insert(String(columns[5]))
+      guard columns.count > 4, columns[3].hasPrefix("#") else { continue }
+      names[String(columns[3]), default: []].insert(String(columns[4]))
     }
     let lamps = Set(names.values.flatMap { $0 }.filter { $0.hasPrefix("ROKI_") })
     #expect(lamps.count >= 2, "\(names)")

@@ -19,6 +19,8 @@ extension AppStory {
           folded[i].end = max(folded[i].end, call.end)
           folded[i].requests += call.requests
           folded[i].responses += call.responses
+          // The app's log lines of the step stay with the one call (onSearchComplete…).
+          folded[i].appLog += call.appLog
           if !call.ok, folded[i].ok {
             folded[i].ok = false
             folded[i].error = call.error
