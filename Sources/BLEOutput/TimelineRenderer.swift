@@ -286,10 +286,11 @@ enum Milliseconds {
   }
 }
 
-/// A connection, or an attempt, in the order they began.
+/// A connection, or an attempt, in the order they began: its index in the timeline's
+/// `connections` or `attempts` (an index, not a copy, is all the ordering needs).
 enum TimelineItem {
-  case connection(ConnectionTimeline)
-  case attempt(ConnectionAttempt)
+  case connection(Int)
+  case attempt(Int)
 }
 
 extension Timeline {
@@ -297,8 +298,12 @@ extension Timeline {
   /// Connection); `allAttempts: false` leaves out the attempts that made a connection.
   func items(allAttempts: Bool) -> [TimelineItem] {
     var items: [(frame: Int, item: TimelineItem)] =
-      connections.map { ($0.attempt?.create.frame ?? $0.first.frame, .connection($0)) }
-    items += attempts.filter { allAttempts || $0.connection == nil }.map { ($0.create.frame, .attempt($0)) }
+      connections.indices.map {
+        (connections[$0].attempt?.create.frame ?? connections[$0].first.frame, .connection($0))
+      }
+    items += attempts.indices.filter { allAttempts || attempts[$0].connection == nil }.map {
+      (attempts[$0].create.frame, .attempt($0))
+    }
     return items.sorted { $0.frame < $1.frame }.map(\.item)
   }
 }
@@ -316,10 +321,12 @@ enum TimelineText {
     if items.isEmpty { out.append("no connections in the capture\n") }
     for item in items {
       switch item {
-      case .connection(let connection):
-        appendConnection(connection, start: start, verbose: verbose, throughput: throughput, into: &out)
-      case .attempt(let attempt): appendAttempt(attempt, start: start, into: &out)
+      case .connection(let i):
+        appendConnection(timeline.connections[i], start: start, verbose: verbose, throughput: throughput, into: &out)
+      case .attempt(let i): appendAttempt(timeline.attempts[i], start: start, into: &out)
       }
+      // What was written goes out as it grows: a whole capture's story is never held.
+      out.flush()
     }
   }
 
@@ -541,16 +548,16 @@ struct TimelineJSON {
     let indexes = timelines.map { ConnectionIndex($0.0) }
     appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$3) }
     appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, $2, into: &$3) }
-    appendSection(",\"transactions\":[", \.transactions) { Self.appendTransaction($0, file: $1, $2, into: &$3) }
+    appendSection(",\"transactions\":[", \.transactionsInOrder) { Self.appendTransaction($0, file: $1, $2, into: &$3) }
     appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, $2, into: &$3) }
     appendSection(",\"adapter_events\":[", \.adapterEvents) { Self.appendAdapterEvent($0, file: $1, into: &$3) }
     out.appendCapturesJSON(captures)
     out.append("}\n")
 
     /// `key`, then the items of every capture, each with its capture's file.
-    func appendSection<T>(
-      _ key: StaticString, _ items: (Timeline) -> [T],
-      _ append: (T, String?, ConnectionIndex, inout OutputBuffer) -> Void
+    func appendSection<S: Sequence>(
+      _ key: StaticString, _ items: (Timeline) -> S,
+      _ append: (S.Element, String?, ConnectionIndex, inout OutputBuffer) -> Void
     ) {
       out.append(key)
       var first = true
@@ -559,6 +566,7 @@ struct TimelineJSON {
           if !first { out.append(",") }
           first = false
           append(item, file, index, &out)
+          out.flush()
         }
       }
       out.append("]")
@@ -569,18 +577,21 @@ struct TimelineJSON {
     let index = ConnectionIndex(timeline)
     for item in timeline.items(allAttempts: true) {
       switch item {
-      case .connection(let connection): appendConnection(connection, file: file, type: true, into: &out)
-      case .attempt(let attempt): appendAttempt(attempt, file: file, index, type: true, into: &out)
+      case .connection(let i): appendConnection(timeline.connections[i], file: file, type: true, into: &out)
+      case .attempt(let i): appendAttempt(timeline.attempts[i], file: file, index, type: true, into: &out)
       }
       out.append("\n")
+      out.flush()
     }
-    for transaction in timeline.transactions {
+    for transaction in timeline.transactionsInOrder {
       appendTransaction(transaction, file: file, index, type: true, into: &out)
       out.append("\n")
+      out.flush()
     }
     for pair in timeline.pairs {
       appendPair(pair, file: file, index, type: true, into: &out)
       out.append("\n")
+      out.flush()
     }
     for event in timeline.adapterEvents {
       appendAdapterEvent(event, file: file, type: true, into: &out)

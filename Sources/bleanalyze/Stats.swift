@@ -48,6 +48,8 @@ struct Stats: ParsableCommand {
       var statistics = Statistics()
       let read = context.timeline(of: opened.source, label: path) { record, analyzed in
         statistics.add(record, analyzed)
+      } retired: {
+        statistics.add(connection: $0)
       }
       statistics.finish(read.timeline)
       return (statistics, read.summary)

@@ -74,11 +74,14 @@ struct TimelineContext {
   let rules: [PairRule]
 
   /// Reads every record of `source` through the analysis and the timeline builder;
-  /// `each` also sees every analyzed record.
-  func timeline(of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in })
-    -> (timeline: Timeline, summary: CaptureSummary)
-  {
-    let analyzed = analyze(source, label: label, each)
+  /// `each` also sees every analyzed record. With `retired`, each connection goes there
+  /// once it has ended and those before it have (after `each` saw the record that ended
+  /// it), and the timeline keeps none (`TimelineBuilder.retires`).
+  func timeline(
+    of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in },
+    retired: ((ConnectionTimeline) -> Void)? = nil
+  ) -> (timeline: Timeline, summary: CaptureSummary) {
+    let analyzed = analyze(source, label: label, each, retired: retired)
     return (analyzed.timeline, analyzed.summary)
   }
 
@@ -87,24 +90,25 @@ struct TimelineContext {
   /// `progress` false leaves the terminal to a caller that shows its own (`tables`).
   func analyze(
     _ source: any RecordSource, label: String, progress: Bool = true,
-    _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
+    _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }, retired: ((ConnectionTimeline) -> Void)? = nil
   ) -> (timeline: Timeline, unanswered: [UnansweredRequest], gatt: GATTTracker, summary: CaptureSummary) {
     var pipeline = RecordPipeline(
       analyzer: Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library),
       stages: .analyze)
     var builder = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
+    builder.retires = retired != nil
     CaptureInputs.read(source, label: label, progress: progress) { record in
       pipeline.push(record) { record, analyzed in
         builder.add(record, analyzed)
         each(record, analyzed)
+        if let retired, !builder.retired.isEmpty { builder.takeRetired().forEach(retired) }
       }
       return true
     }
     let unanswered = pipeline.finish { _, _ in }
     let analyzer = pipeline.analyzer
-    return (
-      builder.finish(unanswered, advertisedName: analyzer.advertisedName(of:)), unanswered, analyzer.gatt,
-      pipeline.summary
-    )
+    let timeline = builder.finish(unanswered, advertisedName: analyzer.advertisedName(of:))
+    if let retired { builder.takeRetired().forEach(retired) }
+    return (timeline, unanswered, analyzer.gatt, pipeline.summary)
   }
 }

@@ -22,19 +22,23 @@ struct Packet {
     let acl = [0x40, 0x20, UInt8(l2cap.count & 0xFF), UInt8(l2cap.count >> 8)] + l2cap
     return Self(type: 0x02, sent: sent, bytes: acl, ms: ms)
   }
+
+  /// Calls `body` with the packet as the record of frame `frame`.
+  func withRecord(frame: Int, _ body: (Record) -> Void) {
+    bytes.withUnsafeBufferPointer { bytes in
+      body(
+        Record(
+          frame: frame, timestamp: Timestamp(unixMicroseconds: ms * 1000), direction: sent ? .sent : .received,
+          adapter: nil, kind: .hci(type), bytes: bytes, originalLength: bytes.count, fileOffset: 0))
+    }
+  }
 }
 
 func buildTimeline(_ packets: [Packet], rules: [PairRule] = []) -> Timeline {
   var analyzer = Analyzer()
   var builder = TimelineBuilder(rules: rules)
   for (index, packet) in packets.enumerated() {
-    packet.bytes.withUnsafeBufferPointer { bytes in
-      let record = Record(
-        frame: index + 1, timestamp: Timestamp(unixMicroseconds: packet.ms * 1000),
-        direction: packet.sent ? .sent : .received, adapter: nil, kind: .hci(packet.type), bytes: bytes,
-        originalLength: bytes.count, fileOffset: 0)
-      builder.add(record, analyzer.analyze(record))
-    }
+    packet.withRecord(frame: index + 1) { builder.add($0, analyzer.analyze($0)) }
   }
   return builder.finish(analyzer.finish())
 }

@@ -11,7 +11,7 @@ extension TimelineBuilder {
   mutating func addLinkLayer(_ record: Record, _ analyzed: AnalyzedRecord) {
     for request in analyzed.unanswered { settle(request) }
     let at = FrameTime(record)
-    if let ended = analyzed.endedConnection, let i = index[ended.id] {
+    if let ended = analyzed.endedConnection, let i = position(ended.id) {
       linkLayerDisconnect(ended, i, analyzed, at)
     }
     guard let ll = analyzed.decoded.ll, let conn = analyzed.conn, let i = connection(conn, at) else { return }
@@ -22,12 +22,7 @@ extension TimelineBuilder {
       timeline.connections[i].parameters = ConnectionParameters(
         interval: ConnectionInterval(units: connect.interval), latency: connect.latency,
         supervisionTimeout: SupervisionTimeout(units: connect.timeout))
-      if let peer = conn.peer, let previous = lastEnded.removeValue(forKey: PeerKey(adapter: nil, address: peer)),
-        let ended = timeline.connections[previous].disconnect
-      {
-        timeline.connections[previous].reconnectGapMicroseconds = ended.complete.microseconds(to: at)
-        timeline.connections[previous].reconnectedAs = conn.id
-      }
+      if let peer = conn.peer { reconnected(PeerKey(adapter: nil, address: peer), as: conn.id, at: at) }
       return
     }
     guard ll.data?.control != nil else { return data(record, analyzed, at) }
@@ -97,6 +92,6 @@ extension TimelineBuilder {
     }
     timeline.connections[i].disconnect = disconnect
     states[ended.id] = nil
-    if let peer = ended.peer { lastEnded[PeerKey(adapter: nil, address: peer)] = i }
+    if let peer = ended.peer { lastEnded[PeerKey(adapter: nil, address: peer)] = (ended.id, disconnect.complete) }
   }
 }

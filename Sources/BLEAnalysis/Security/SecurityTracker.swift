@@ -32,6 +32,8 @@ public struct SecurityTracker {
   /// connection and value handle (the first few of each).
   private var plaintext: [Int: [UInt16: [Int]]] = [:]
   static let framesKept = 16
+  /// The level of the last bonding pairing with each peer, over the connections finished so far.
+  private var bonds: [DeviceAddress: Int] = [:]
 
   public init() {}
 
@@ -92,21 +94,27 @@ public struct SecurityTracker {
   /// pairing, no encryption and no ATT security error). Connections are taken in
   /// order, so that a stored key used later has the level of the bonding pairing
   /// seen earlier with the same peer.
-  public func finish(_ timeline: inout Timeline) {
-    var bonds: [DeviceAddress: Int] = [:]
+  public mutating func finish(_ timeline: inout Timeline) {
     let order = timeline.connections.indices.sorted {
       timeline.connections[$0].first.frame < timeline.connections[$1].first.frame
     }
-    for i in order {
-      let security = summary(timeline.connections[i], bonds: bonds)
-      let connection = timeline.connections[i]
-      if let peer = connection.ref.peer {
-        for pairing in security.pairings where pairing.bonding {
-          if case .encrypted = pairing.outcome { bonds[peer] = pairing.level }
-        }
+    for i in order { finish(&timeline.connections[i]) }
+  }
+
+  /// Gives `connection` its security summary, after those of every connection that
+  /// began before it, and forgets what it kept for it.
+  public mutating func finish(_ connection: inout ConnectionTimeline) {
+    let security = summary(connection, bonds: bonds)
+    if let peer = connection.ref.peer {
+      for pairing in security.pairings where pairing.bonding {
+        if case .encrypted = pairing.outcome { bonds[peer] = pairing.level }
       }
-      timeline.connections[i].security = security.isEmpty && security.findings.isEmpty ? nil : security
     }
+    connection.security = security.isEmpty && security.findings.isEmpty ? nil : security
+    let id = connection.ref.id
+    exchanges[id] = nil
+    securityRequests[id] = nil
+    plaintext[id] = nil
   }
 
   /// The summary of one connection.

@@ -54,6 +54,12 @@ public struct Histogram: Hashable, Sendable {
     total += 1
   }
 
+  /// Adds the values `other` counted.
+  public mutating func add(_ other: Self) {
+    for i in counts.indices { counts[i] += other.counts[i] }
+    total += other.total
+  }
+
   /// The buckets from the first that holds a value to the last, empty ones between
   /// included (they are part of the shape); none when there are no values.
   public var buckets: [Bucket] {

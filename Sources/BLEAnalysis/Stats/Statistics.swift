@@ -30,15 +30,41 @@ public struct TransactionStats: Hashable, Sendable {
   public var histogram = Histogram()
 
   public init(_ transactions: some Sequence<Transaction>) {
-    var latencies: [Int64] = []
-    for transaction in transactions {
-      outcomes.add(transaction.outcome)
-      if let latency = transaction.latencyMicroseconds {
-        latencies.append(latency)
-        histogram.add(latency)
-      }
+    var tally = TransactionTally()
+    for transaction in transactions { tally.add(transaction) }
+    self.init(tally)
+  }
+
+  init(_ tally: TransactionTally) {
+    outcomes = tally.outcomes
+    histogram = tally.histogram
+    latency = LatencySummary(tally.latencies)
+  }
+}
+
+/// What `TransactionStats` is made from, gathered one transaction at a time: the
+/// outcomes, and the latencies as bare numbers (exact percentiles need them all).
+struct TransactionTally {
+  var outcomes = OutcomeCounts()
+  var histogram = Histogram()
+  var latencies: [Int64] = []
+
+  mutating func add(_ transaction: Transaction) {
+    outcomes.add(transaction.outcome)
+    if let latency = transaction.latencyMicroseconds {
+      latencies.append(latency)
+      histogram.add(latency)
     }
-    latency = LatencySummary(latencies)
+  }
+
+  /// Adds the transactions `other` tallied.
+  mutating func add(_ other: Self) {
+    outcomes.ok += other.outcomes.ok
+    outcomes.error += other.outcomes.error
+    outcomes.timeout += other.outcomes.timeout
+    outcomes.unanswered += other.outcomes.unanswered
+    histogram.add(other.histogram)
+    latencies += other.latencies
   }
 }
 
@@ -138,9 +164,12 @@ public struct PairStats: Sendable {
 ///
 /// `add` counts each analyzed record (ATT PDUs per opcode, per characteristic, per
 /// connection; Error Responses per request and code) and keeps nothing of it;
-/// `finish` then takes the latencies from the capture's `Timeline`: per request
-/// opcode, per characteristic, per connection, connect latency and write→notify
-/// round trips, each as a `LatencySummary` and a `Histogram`.
+/// `add(connection:)` takes each connection of the capture's `Timeline`, in the
+/// timeline's order, as it retires (`TimelineBuilder.retires`), and keeps only numbers
+/// of it: its own summary, and the latencies and round trips per request opcode, per
+/// characteristic and per pair of characteristics; `finish` adds the connections the
+/// timeline still holds and makes the summaries: each as a `LatencySummary` and a
+/// `Histogram`.
 public struct Statistics {
   public private(set) var records = 0
   /// The time of the first and the last record.
@@ -166,6 +195,27 @@ public struct Statistics {
   private var connectionCounts: [(pdus: Int, bytes: Int)] = []
   /// Each connection's peer, by id.
   private var connectionPeers: [Int: DeviceAddress] = [:]
+  /// The transactions of the connections added, by request opcode and by characteristic
+  /// (index in `characteristics` before they are sorted).
+  private var opcodeTallies: [UInt8: TransactionTally] = [:]
+  private var characteristicTallies: [Int: TransactionTally] = [:]
+  /// Write→notify round trips by route.
+  private var routes: [PairRoute: RouteTally] = [:]
+  /// Connections that completed but failed to be established, by id.
+  private var failedConnections: Set<Int> = []
+
+  struct PairRoute: Hashable {
+    var write: CharacteristicKey
+    var notify: CharacteristicKey
+  }
+
+  /// A route's round trips, with the write frame and the attributes of its first pair.
+  struct RouteTally {
+    var write: Int
+    var writeAttribute: GATTAttribute?
+    var notifyAttribute: GATTAttribute?
+    var rtts: [Int64] = []
+  }
 
   /// Opcodes seen, ascending.
   public private(set) var opcodes: [OpcodeStats] = []
@@ -318,71 +368,103 @@ public struct Statistics {
   /// Requests about one attribute (its value, for a characteristic), and indications.
   static let singleAttributeRequests: Set<UInt8> = [0x0A, 0x0C, 0x12, 0x16, 0x1D]
 
-  /// Takes the latencies from the capture's timeline, once every record was added.
+  /// Takes a connection of the timeline, with its transactions and pairs, once every
+  /// record up to its end was added; connections come in the timeline's order.
+  public mutating func add(connection: ConnectionTimeline) {
+    let id = connection.ref.id
+    for transaction in connection.transactions {
+      opcodeTallies[transaction.opcode, default: TransactionTally()].add(transaction)
+      if let i = characteristic(of: transaction) {
+        characteristicTallies[i, default: TransactionTally()].add(transaction)
+      }
+    }
+    for pair in connection.pairs { add(pair) }
+    let counts = connectionCounts.indices.contains(id) ? connectionCounts[id] : (pdus: 0, bytes: 0)
+    let start = connection.complete ?? connection.first
+    let end = connection.disconnect?.complete ?? connection.last
+    connections.append(
+      ConnectionStats(
+        ref: connection.ref, peerName: connection.peerName,
+        connectLatencyMicroseconds: connection.connectLatencyMicroseconds,
+        durationMicroseconds: start.microseconds(to: end), attPDUs: counts.pdus, valueBytes: counts.bytes,
+        transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
+        rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect))
+    security.add(connection.security)
+    if connection.disconnect?.initiator == .failedToEstablish { failedConnections.insert(id) }
+  }
+
+  /// The characteristic (index before sorting) whose value a read, write or indication is about.
+  private func characteristic(of transaction: Transaction) -> Int? {
+    guard Self.singleAttributeRequests.contains(transaction.opcode), let handle = transaction.handle else { return nil }
+    // A descriptor's or declaration's transaction names a characteristic whose
+    // value handle is another handle.
+    if let valueHandle = transaction.valueHandle, valueHandle != handle { return nil }
+    let peer = connectionPeers[transaction.conn]
+    return characteristicIndex[CharacteristicKey(peer: peer, valueHandle: handle, uuid: transaction.characteristic)]
+  }
+
+  private mutating func add(_ pair: WriteNotifyPair) {
+    let peer = connectionPeers[pair.conn]
+    let route = PairRoute(
+      write: CharacteristicKey(peer: peer, valueHandle: pair.writeHandle, uuid: pair.writeCharacteristic),
+      notify: CharacteristicKey(peer: peer, valueHandle: pair.notifyHandle, uuid: pair.notifyCharacteristic))
+    let first = RouteTally(
+      write: pair.write.frame, writeAttribute: pair.writeAttribute, notifyAttribute: pair.notifyAttribute)
+    var tally = routes.removeValue(forKey: route) ?? first
+    // The attributes are the first pair's in write order.
+    if first.write < tally.write {
+      tally = RouteTally(
+        write: first.write, writeAttribute: first.writeAttribute, notifyAttribute: first.notifyAttribute,
+        rtts: tally.rtts)
+    }
+    tally.rtts.append(pair.rttMicroseconds)
+    routes[route] = tally
+  }
+
+  /// Takes the latencies from the capture's timeline, once every record was added:
+  /// the connections it still holds are added first.
   public mutating func finish(_ timeline: Timeline) {
-    let all = timeline.transactions
+    for connection in timeline.connections { add(connection: connection) }
+    var all = TransactionTally()
+    for tally in opcodeTallies.values { all.add(tally) }
     transactions = TransactionStats(all)
-    finishOpcodes(all)
+    finishOpcodes()
     errors = errorCounts.sorted { $0.key < $1.key }.map {
       ErrorStats(
         request: ATTOpcode(rawValue: UInt8($0.key >> 8)), code: ATTErrorCode(rawValue: UInt8($0.key & 0xFF)),
         count: $0.value)
     }
-    finishCharacteristics(all)
+    finishCharacteristics()
     finishConnections(timeline)
-    finishPairs(timeline.pairs)
+    finishPairs()
   }
 
-  private mutating func finishOpcodes(_ all: [Transaction]) {
-    var byOpcode: [UInt8: [Transaction]] = [:]
-    for transaction in all { byOpcode[transaction.opcode, default: []].append(transaction) }
+  private mutating func finishOpcodes() {
     opcodes = opcodeCounts.indices.compactMap { code in
       let opcode = UInt8(code)
-      let transactions = byOpcode[opcode]
-      guard opcodeCounts[code] > 0 || transactions != nil else { return nil }
+      let tally = opcodeTallies[opcode]
+      guard opcodeCounts[code] > 0 || tally != nil else { return nil }
       return OpcodeStats(
         opcode: ATTOpcode(rawValue: opcode), count: opcodeCounts[code], valueBytes: opcodeBytes[code],
-        transactions: transactions.map(TransactionStats.init))
+        transactions: tally.map(TransactionStats.init))
     }
+    opcodeTallies = [:]
   }
 
-  private mutating func finishCharacteristics(_ all: [Transaction]) {
-    var byCharacteristic: [Int: [Transaction]] = [:]
-    for transaction in all where Self.singleAttributeRequests.contains(transaction.opcode) {
-      guard let handle = transaction.handle else { continue }
-      // A descriptor's or declaration's transaction names a characteristic whose
-      // value handle is another handle.
-      if let valueHandle = transaction.valueHandle, valueHandle != handle { continue }
-      let peer = connectionPeers[transaction.conn]
-      let key = CharacteristicKey(peer: peer, valueHandle: handle, uuid: transaction.characteristic)
-      guard let i = characteristicIndex[key] else { continue }
-      byCharacteristic[i, default: []].append(transaction)
-    }
-    for (i, transactions) in byCharacteristic { characteristics[i].transactions = TransactionStats(transactions) }
+  private mutating func finishCharacteristics() {
+    for (i, tally) in characteristicTallies { characteristics[i].transactions = TransactionStats(tally) }
+    characteristicTallies = [:]
     characteristics.sort { $0.key < $1.key }
     characteristicIndex = Dictionary(uniqueKeysWithValues: characteristics.enumerated().map { ($1.key, $0) })
     lastKey = nil
   }
 
   private mutating func finishConnections(_ timeline: Timeline) {
-    connections = timeline.connections.map { connection in
-      let id = connection.ref.id
-      let counts = connectionCounts.indices.contains(id) ? connectionCounts[id] : (pdus: 0, bytes: 0)
-      let start = connection.complete ?? connection.first
-      let end = connection.disconnect?.complete ?? connection.last
-      return ConnectionStats(
-        ref: connection.ref, peerName: connection.peerName,
-        connectLatencyMicroseconds: connection.connectLatencyMicroseconds,
-        durationMicroseconds: start.microseconds(to: end), attPDUs: counts.pdus, valueBytes: counts.bytes,
-        transactions: TransactionStats(connection.transactions), pairs: connection.pairs.count,
-        rtt: LatencySummary(connection.pairs.map(\.rttMicroseconds)), disconnect: connection.disconnect)
-    }.sorted { $0.ref.id < $1.ref.id }
-    security = SecuritySummary(timeline.connections.map(\.security))
+    connections.sort { $0.ref.id < $1.ref.id }
     let latencies = connections.compactMap(\.connectLatencyMicroseconds)
     connectLatency = LatencySummary(latencies)
     connectHistogram = Histogram(latencies)
-    let failed = Set(
-      timeline.connections.filter { $0.disconnect?.initiator == .failedToEstablish }.map(\.ref.id))
+    let failed = failedConnections
     failedToEstablish = failed.count
     var outcomes: [String: Int] = [:]
     for attempt in timeline.attempts {
@@ -395,33 +477,20 @@ public struct Statistics {
     }
   }
 
-  private mutating func finishPairs(_ all: [WriteNotifyPair]) {
-    let rtts = all.map(\.rttMicroseconds)
+  private mutating func finishPairs() {
+    let rtts = routes.values.flatMap(\.rtts)
     rtt = LatencySummary(rtts)
     rttHistogram = Histogram(rtts)
-    struct Route: Hashable {
-      var write: CharacteristicKey
-      var notify: CharacteristicKey
+    // By characteristics; routes that compare alike in the order of their first pair.
+    let order = routes.sorted {
+      ($0.key.write, $0.key.notify, $0.value.write) < ($1.key.write, $1.key.notify, $1.value.write)
     }
-    var byRoute: [Route: [Int64]] = [:]
-    var attributes: [Route: (write: GATTAttribute?, notify: GATTAttribute?)] = [:]
-    var order: [Route] = []
-    for pair in all {
-      let peer = connectionPeers[pair.conn]
-      let route = Route(
-        write: CharacteristicKey(peer: peer, valueHandle: pair.writeHandle, uuid: pair.writeCharacteristic),
-        notify: CharacteristicKey(peer: peer, valueHandle: pair.notifyHandle, uuid: pair.notifyCharacteristic))
-      if byRoute[route] == nil {
-        order.append(route)
-        attributes[route] = (pair.writeAttribute, pair.notifyAttribute)
-      }
-      byRoute[route, default: []].append(pair.rttMicroseconds)
-    }
-    pairs = order.sorted { ($0.write, $0.notify) < ($1.write, $1.notify) }.compactMap { route in
-      guard let rtt = LatencySummary(byRoute[route] ?? []) else { return nil }
+    pairs = order.compactMap { route, value in
+      guard let rtt = LatencySummary(value.rtts) else { return nil }
       return PairStats(
-        write: route.write, writeAttribute: attributes[route]?.write, notify: route.notify,
-        notifyAttribute: attributes[route]?.notify, rtt: rtt)
+        write: route.write, writeAttribute: value.writeAttribute, notify: route.notify,
+        notifyAttribute: value.notifyAttribute, rtt: rtt)
     }
+    routes = [:]
   }
 }

@@ -50,7 +50,7 @@ extension TimelineBuilder {
           reason: HCIStatusCode.connectionTerminatedByLocalHost.rawValue, initiator: .adapterGone)
         timeline.connections[i].last = at
         states[ref.id] = nil
-        if let peer = ref.peer { lastEnded[PeerKey(adapter: ref.adapter, address: peer)] = i }
+        ended(ref, at: at)
         event.endedConnections.append(ref.id)
       }
     }

@@ -404,10 +404,68 @@ public struct Timeline: Sendable {
   public var attempts: [ConnectionAttempt] = []
   /// Adapters added, opened, closed and removed (Linux monitor records), in frame order.
   public var adapterEvents: [AdapterEvent] = []
+  /// The reconnect gap and the next connection of each connection that had retired
+  /// (`TimelineBuilder.retires`) before its peer reconnected, by connection id.
+  public var retiredReconnects: [Int: (gapMicroseconds: Int64, next: Int)] = [:]
 
   public init() {}
 
   /// Every connection's transactions, in request order.
   public var transactions: [Transaction] { connections.flatMap(\.transactions).sorted { $0.request < $1.request } }
+  /// The same once `TimelineBuilder.finish` has put each connection's in request order,
+  /// merged from them as they are read rather than copied and sorted.
+  public var transactionsInOrder: TransactionMerge { TransactionMerge(connections) }
   public var pairs: [WriteNotifyPair] { connections.flatMap(\.pairs).sorted { $0.write < $1.write } }
+}
+
+/// Merges the connections' transactions, each connection's in request order, into one
+/// sequence in request order without copying them: a heap holds each connection's next.
+public struct TransactionMerge: Sequence, IteratorProtocol {
+  private let connections: [ConnectionTimeline]
+  /// (request frame, connection, position) of each connection's next transaction: a min-heap.
+  private var heap: [(frame: Int, connection: Int, position: Int)] = []
+
+  init(_ connections: [ConnectionTimeline]) {
+    self.connections = connections
+    for (c, connection) in connections.enumerated() {
+      guard let first = connection.transactions.first else { continue }
+      push((first.request.frame, c, 0))
+    }
+  }
+
+  public mutating func next() -> Transaction? {
+    guard let top = heap.first else { return nil }
+    let transactions = connections[top.connection].transactions
+    let last = heap.removeLast()
+    if !heap.isEmpty {
+      heap[0] = last
+      siftDown(0)
+    }
+    if top.position + 1 < transactions.count {
+      push((transactions[top.position + 1].request.frame, top.connection, top.position + 1))
+    }
+    return transactions[top.position]
+  }
+
+  private mutating func push(_ item: (frame: Int, connection: Int, position: Int)) {
+    heap.append(item)
+    var i = heap.count - 1
+    while i > 0, heap[(i - 1) / 2].frame > heap[i].frame {
+      heap.swapAt(i, (i - 1) / 2)
+      i = (i - 1) / 2
+    }
+  }
+
+  private mutating func siftDown(_ start: Int) {
+    var i = start
+    while true {
+      var least = i
+      for child in [2 * i + 1, 2 * i + 2] where child < heap.count && heap[child].frame < heap[least].frame {
+        least = child
+      }
+      guard least != i else { return }
+      heap.swapAt(i, least)
+      i = least
+    }
+  }
 }

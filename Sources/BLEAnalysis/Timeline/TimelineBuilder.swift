@@ -5,19 +5,33 @@ import BLEDissect
 /// each connection's setup, security, discovery, subscriptions and end, every ATT
 /// transaction, and write→notify pairs. The state of a connection that is not output
 /// (outstanding requests, writes waiting for an answer) goes when it disconnects.
+///
+/// With `retires` set, a connection leaves the timeline once it has ended and every
+/// connection that began before it has left: it waits, complete with its security
+/// summary, in `retired` until the caller takes it (`takeRetired()`), so that memory
+/// holds only the connections still open and those that ended after an open one began.
 public struct TimelineBuilder {
   public internal(set) var timeline = Timeline()
   /// How long a write waits for the notification that answers it (`--pair-window`).
   public var pairWindowMicroseconds: Int64
   public var rules: [PairRule]
 
-  /// Connection id → index in `timeline.connections`.
+  /// Connection id → the connection's place in the capture's order of connections:
+  /// `timeline.connections[place - retiredCount]` until it retires.
   var index: [Int: Int] = [:]
+  /// Hand each connection that ended over through `retired` (see above).
+  public var retires = false
+  /// Connections retired and not taken yet, in the order they began.
+  public private(set) var retired: [ConnectionTimeline] = []
+  /// Connections retired so far: the first ones of the capture's order.
+  private var retiredCount = 0
+  /// The peer names of connections retired, for the attempts that made them.
+  private var retiredNames: [Int: String] = [:]
   /// Per live connection.
   var states: [Int: LinkState] = [:]
   private var attempts = ConnectionAttempts()
-  /// The last connection to each peer that ended, for the reconnect gap.
-  var lastEnded: [PeerKey: Int] = [:]
+  /// The last connection to each peer that ended, and when, for the reconnect gap.
+  var lastEnded: [PeerKey: (id: Int, ended: FrameTime)] = [:]
   /// What each connection's security summary needs beyond the timeline.
   private var security = SecurityTracker()
 
@@ -44,6 +58,11 @@ public struct TimelineBuilder {
   }
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
+    addRecord(record, analyzed)
+    if retires { retireEnded() }
+  }
+
+  private mutating func addRecord(_ record: Record, _ analyzed: AnalyzedRecord) {
     if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
     security.add(record, analyzed)
     guard let hci = analyzed.decoded.hci else {
@@ -59,8 +78,36 @@ public struct TimelineBuilder {
     if let link = analyzed.link { self.link(link, record, analyzed, at) }
     if let settled {
       timeline.attempts.append(settled)
-      if let id = settled.connection, let i = index[id] { timeline.connections[i].attempt = settled }
+      if let id = settled.connection, let i = position(id) { timeline.connections[i].attempt = settled }
     }
+  }
+
+  /// Where connection `id` is in `timeline.connections`; nil when unknown or retired.
+  func position(_ id: Int) -> Int? {
+    guard let place = index[id], place >= retiredCount else { return nil }
+    return place - retiredCount
+  }
+
+  /// The connections retired since the last call, in the order they began.
+  public mutating func takeRetired() -> [ConnectionTimeline] {
+    defer { retired = [] }
+    return retired
+  }
+
+  /// Retires the connections at the front of the timeline that have ended.
+  mutating func retireEnded() {
+    while let first = timeline.connections.first, states[first.ref.id] == nil { retireFirst() }
+  }
+
+  /// Finishes the first connection of the timeline (its transactions in order, its
+  /// security summary) and moves it to `retired`.
+  private mutating func retireFirst() {
+    var connection = timeline.connections.removeFirst()
+    retiredCount += 1
+    connection.transactions.sort { $0.request.frame < $1.request.frame }
+    security.finish(&connection)
+    if let name = connection.peerName { retiredNames[connection.ref.id] = name }
+    retired.append(connection)
   }
 
   /// Ends the capture: requests still waiting get no answer, attempts stay pending.
@@ -73,14 +120,18 @@ public struct TimelineBuilder {
     timeline.attempts.sort { $0.number < $1.number }
     for i in timeline.attempts.indices {
       guard let peer = timeline.attempts[i].peer else { continue }
-      let connection = timeline.attempts[i].connection.flatMap { index[$0] }
-      timeline.attempts[i].peerName =
-        connection.flatMap { timeline.connections[$0].peerName } ?? advertisedName(peer)
+      let id = timeline.attempts[i].connection
+      let name = id.flatMap { id in position(id).map { timeline.connections[$0].peerName } ?? retiredNames[id] }
+      timeline.attempts[i].peerName = name ?? advertisedName(peer)
+    }
+    states = [:]
+    if retires {
+      while !timeline.connections.isEmpty { retireFirst() }
+      return timeline
     }
     for i in timeline.connections.indices {
       timeline.connections[i].transactions.sort { $0.request.frame < $1.request.frame }
     }
-    states = [:]
     security.finish(&timeline)
     return timeline
   }
@@ -92,7 +143,7 @@ public struct TimelineBuilder {
 
   private mutating func notePeerName(_ name: PeerName, _ conn: ConnectionRef) {
     guard lastPeerName?.conn != conn.id || lastPeerName?.name != ObjectIdentifier(name),
-      let i = index[conn.id]
+      let i = position(conn.id)
     else { return }
     lastPeerName = (conn.id, ObjectIdentifier(name))
     timeline.connections[i].peerName = name.name
@@ -100,14 +151,35 @@ public struct TimelineBuilder {
 
   mutating func connection(_ ref: ConnectionRef?, _ at: FrameTime) -> Int? {
     guard let ref else { return nil }
-    if let i = index[ref.id] {
+    if let i = position(ref.id) {
       timeline.connections[i].last = at
       return i
     }
-    index[ref.id] = timeline.connections.count
+    // A retired connection has ended: nothing more happens on it.
+    guard index[ref.id] == nil else { return nil }
+    index[ref.id] = retiredCount + timeline.connections.count
     states[ref.id] = LinkState()
     timeline.connections.append(ConnectionTimeline(ref: ref, first: at, last: at))
     return timeline.connections.count - 1
+  }
+
+  /// A connection to `peer` completed as `id`: the last one with that peer that ended
+  /// gets its reconnect gap.
+  mutating func reconnected(_ peer: PeerKey, as id: Int, at: FrameTime) {
+    guard let previous = lastEnded.removeValue(forKey: peer) else { return }
+    let gap = previous.ended.microseconds(to: at)
+    guard let i = position(previous.id) else {
+      timeline.retiredReconnects[previous.id] = (gap, id)
+      return
+    }
+    timeline.connections[i].reconnectGapMicroseconds = gap
+    timeline.connections[i].reconnectedAs = id
+  }
+
+  /// Connection `ref` ended at `at`: what its peer's next connection measures its gap from.
+  mutating func ended(_ ref: ConnectionRef, at: FrameTime) {
+    guard let peer = ref.peer else { return }
+    lastEnded[PeerKey(adapter: ref.adapter, address: peer)] = (ref.id, at)
   }
 
   static let leCreateConnection: Set<HCIOpcode> = [
@@ -127,13 +199,7 @@ public struct TimelineBuilder {
       guard complete.status == 0, let ref = analyzed.conn, let i = connection(ref, at) else { return }
       timeline.connections[i].complete = at
       timeline.connections[i].parameters = complete.parameters
-      if let peer = ref.peer,
-        let previous = lastEnded.removeValue(forKey: PeerKey(adapter: ref.adapter, address: peer)),
-        let ended = timeline.connections[previous].disconnect
-      {
-        timeline.connections[previous].reconnectGapMicroseconds = ended.complete.microseconds(to: at)
-        timeline.connections[previous].reconnectedAs = ref.id
-      }
+      if let peer = ref.peer { reconnected(PeerKey(adapter: ref.adapter, address: peer), as: ref.id, at: at) }
     case .disconnectionComplete(let status, _, let reason):
       guard status == 0, let ended = analyzed.endedConnection, let i = connection(ended, at) else { return }
       let command = states[ended.id]?.disconnectCommand
@@ -144,7 +210,7 @@ public struct TimelineBuilder {
           reason: reason, localCommand: command != nil, sinceComplete: connection.complete?.microseconds(to: at),
           interval: connection.parameters?.interval))
       states[ended.id] = nil
-      if let peer = ended.peer { lastEnded[PeerKey(adapter: ended.adapter, address: peer)] = i }
+      self.ended(ended, at: at)
     case .encryptionChange(let status, _, let enabled, let keyRefresh):
       guard let i = connection(analyzed.conn, at), let id = analyzed.conn?.id else { return }
       timeline.connections[i].encryption.append(
@@ -254,7 +320,7 @@ public struct TimelineBuilder {
   }
 
   mutating func settle(_ request: UnansweredRequest) {
-    guard let i = index[request.conn.id],
+    guard let i = position(request.conn.id),
       var transaction = states[request.conn.id]?.pending.removeValue(forKey: request.frame)
     else { return }
     transaction.outcome = request.reason == .timeout ? .timeout : .unanswered
