@@ -59,6 +59,16 @@ public struct AppRenderer {
     }
   }
 
+  /// A capture `spool` took as its connections ended; `story` has the calls the end of the
+  /// capture held back. False when stdout closed or the spool's file failed.
+  public mutating func render(
+    path: String, spool: AppSpool, _ story: AppStory, capture: CaptureInfo, throughput: ThroughputReport? = nil,
+    into out: inout OutputBuffer
+  ) -> Bool {
+    captures.append(capture)
+    return spool.finish(story, path: path, capture: capture, throughput: throughput, written: &written, into: &out)
+  }
+
   public func finish(into out: inout OutputBuffer) {
     guard format == .json else { return }
     out.append("]")
@@ -105,18 +115,51 @@ struct AppText {
   func append(_ story: AppStory, into out: inout OutputBuffer) {
     let start = story.start ?? 0
     let scans = story.calls.filter { $0.kind == .scan }
-    let connectCalls = story.calls.filter { $0.kind == .connect }
-    if !scans.isEmpty {
-      out.append("Scanner\n")
-      for (i, scan) in scans.enumerated() { appendScan(scan, step: i + 1, start: start, into: &out) }
-      out.append("\n")
+    appendScanner(scans, start: start, into: &out)
+    let order = Self.sections(story.calls)
+    // The stack's own calls that belong to no connection: one section of their own.
+    let stack = Self.stack(story.calls)
+    if order.isEmpty, scans.isEmpty, stack.isEmpty { out.append("no app calls in the capture\n") }
+    let disconnectedByApp = Self.disconnectedByApp(story.calls)
+    for (key, calls) in order {
+      appendSection(key, calls, start: start, appDisconnected: disconnectedByApp, into: &out)
+      var milestones = key > 0 ? AppMilestones(calls) : nil
+      milestones?.addScan(scans)
+      appendSectionEnd(key, milestones, into: &out)
     }
-    // Connections in the order they began; attempts that made none go with their peer's line.
+    appendStack(stack, start: start, appDisconnected: disconnectedByApp, into: &out)
+  }
+
+  /// The connections whose calls include the app's disconnect.
+  static func disconnectedByApp(_ calls: [AppCall]) -> Set<Int> {
+    Set(calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
+  }
+
+  func appendScanner(_ scans: [AppCall], start: Int64, into out: inout OutputBuffer) {
+    guard !scans.isEmpty else { return }
+    out.append("Scanner\n")
+    for (i, scan) in scans.enumerated() { appendScan(scan, step: i + 1, start: start, into: &out) }
+    out.append("\n")
+  }
+
+  /// The stack's own calls that belong to no connection.
+  static func stack(_ calls: [AppCall]) -> [AppCall] {
+    calls.filter { $0.origin == .system && $0.conn == nil && $0.kind != .scan }
+  }
+
+  func appendStack(_ stack: [AppCall], start: Int64, appDisconnected: Set<Int>, into out: inout OutputBuffer) {
+    guard !stack.isEmpty else { return }
+    out.append("Stack (not the app's calls)\n")
+    for call in stack { appendLine(call, step: nil, start: start, appDisconnected: appDisconnected, into: &out) }
+    out.append("\n")
+  }
+
+  /// Calls (in the order they began) by section: a connection's (its id), or, for attempts
+  /// that made none, the attempt's (minus its first frame); in the order the sections began.
+  static func sections(_ calls: [AppCall]) -> [(key: Int, calls: [AppCall])] {
     var order: [(key: Int, calls: [AppCall])] = []
     var index: [Int: Int] = [:]
-    // The stack's own calls that belong to no connection: one section of their own.
-    let stack = story.calls.filter { $0.origin == .system && $0.conn == nil && $0.kind != .scan }
-    for call in story.calls where call.kind != .scan && !(call.origin == .system && call.conn == nil) {
+    for call in calls where call.kind != .scan && !(call.origin == .system && call.conn == nil) {
       let key = call.conn?.id ?? -(call.start.frame)
       if let i = index[key] {
         order[i].calls.append(call)
@@ -125,66 +168,70 @@ struct AppText {
         order.append((key, [call]))
       }
     }
-    if order.isEmpty, scans.isEmpty, stack.isEmpty { out.append("no app calls in the capture\n") }
-    let disconnectedByApp = Set(story.calls.filter { $0.kind == .disconnect }.compactMap { $0.conn?.id })
-    for (key, calls) in order {
-      let first = calls[0]
-      if let conn = first.conn {
-        out.append(string: "Connection #\(conn.id)  handle 0x" + hex(conn.handle))
-        if let role = conn.roleName { out.append(string: "  " + role) }
-        if let peer = conn.peer { out.append(string: conn.role == 1 ? " ← " : " → " + peer.description) }
-        out.append("\n")
-      } else {
-        out.append(string: "Attempt" + (first.peerAddress.map { " → \($0)" } ?? "") + "\n")
-      }
-      var step = 0
-      var i = 0
-      while i < calls.count {
-        let call = calls[i]
-        if call.origin == .system {
-          appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
-          i += 1
-          continue
-        }
-        // Calls of one kind on one attribute in a row, with the same result: one line (a
-        // burst of writes without response with its rate and buffer stalls).
-        var j = i + 1
-        if let key = Self.runKey(call) {
-          while j < calls.count, Self.runKey(calls[j]) == key { j += 1 }
-        }
-        step += 1
-        if j - i >= 3 {
-          let run = Array(calls[i..<j])
-          let burst =
-            call.kind == .write && call.mode == "without_response"
-            && zip(run, run.dropFirst()).allSatisfy { $0.end.microseconds(to: $1.start) < 1_000_000 }
-          if burst {
-            appendBurst(run, step: step, start: start, into: &out)
-          } else {
-            appendRun(run, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
-          }
-          if verbose {
-            for call in calls[i..<j] {
-              appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
-            }
-          }
-          i = j
-          continue
-        }
-        appendLine(call, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+    return order
+  }
+
+  /// A section's heading and numbered steps.
+  func appendSection(
+    _ key: Int, _ calls: [AppCall], start: Int64, appDisconnected disconnectedByApp: Set<Int>,
+    into out: inout OutputBuffer
+  ) {
+    let first = calls[0]
+    if let conn = first.conn {
+      out.append(string: "Connection #\(conn.id)  handle 0x" + hex(conn.handle))
+      if let role = conn.roleName { out.append(string: "  " + role) }
+      if let peer = conn.peer { out.append(string: conn.role == 1 ? " ← " : " → " + peer.description) }
+      out.append("\n")
+    } else {
+      out.append(string: "Attempt" + (first.peerAddress.map { " → \($0)" } ?? "") + "\n")
+    }
+    var step = 0
+    var i = 0
+    while i < calls.count {
+      let call = calls[i]
+      if call.origin == .system {
+        appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
         i += 1
+        continue
       }
-      if key > 0 { appendMilestones(calls, scans: scans, connects: connectCalls, into: &out) }
-      for line in throughput.map({ ThroughputText.storyLines($0, connection: key, verbose: verbose) }) ?? [] {
-        out.append(string: "  " + line + "\n")
+      // Calls of one kind on one attribute in a row, with the same result: one line (a
+      // burst of writes without response with its rate and buffer stalls).
+      var j = i + 1
+      if let key = Self.runKey(call) {
+        while j < calls.count, Self.runKey(calls[j]) == key { j += 1 }
       }
-      out.append("\n")
+      step += 1
+      if j - i >= 3 {
+        let run = Array(calls[i..<j])
+        let burst =
+          call.kind == .write && call.mode == "without_response"
+          && zip(run, run.dropFirst()).allSatisfy { $0.end.microseconds(to: $1.start) < 1_000_000 }
+        if burst {
+          appendBurst(run, step: step, start: start, into: &out)
+        } else {
+          appendRun(run, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+        }
+        if verbose {
+          for call in calls[i..<j] {
+            appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out)
+          }
+        }
+        i = j
+        continue
+      }
+      appendLine(call, step: step, start: start, appDisconnected: disconnectedByApp, into: &out)
+      i += 1
     }
-    if !stack.isEmpty {
-      out.append("Stack (not the app's calls)\n")
-      for call in stack { appendLine(call, step: nil, start: start, appDisconnected: disconnectedByApp, into: &out) }
-      out.append("\n")
+  }
+
+  /// A section's end: the connection's milestones, its transfers' verdicts, a blank line.
+  func appendSectionEnd(_ key: Int, _ milestones: AppMilestones?, into out: inout OutputBuffer) {
+    let parts = milestones?.milestones.map { $0.name + " " + Milliseconds.text($0.microseconds) } ?? []
+    if !parts.isEmpty { out.append(string: "  milestones: " + parts.joined(separator: ", ") + "\n") }
+    for line in throughput.map({ ThroughputText.storyLines($0, connection: key, verbose: verbose) }) ?? [] {
+      out.append(string: "  " + line + "\n")
     }
+    out.append("\n")
   }
 
   private func prefix(step: Int?, at: FrameTime, start: Int64, into out: inout OutputBuffer) {
@@ -519,14 +566,6 @@ struct AppText {
       }
       out.append(string: pad + "a service filter would match: " + list.joined(separator: ", ") + "\n")
     }
-  }
-
-  private func appendMilestones(
-    _ calls: [AppCall], scans: [AppCall], connects: [AppCall], into out: inout OutputBuffer
-  ) {
-    let parts = AppMilestones(calls, scans: scans).milestones.map { $0.name + " " + Milliseconds.text($0.microseconds) }
-    guard !parts.isEmpty else { return }
-    out.append(string: "  milestones: " + parts.joined(separator: ", ") + "\n")
   }
 }
 

@@ -66,19 +66,42 @@ struct AppCommand: ParsableCommand {
     renderer.begin(into: &out)
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
-    try inputs.forEachInParallel(into: &out) { path, opened, _ in
+    let (format, api, verbose, color, several) = (format, api, verbose, renderer.color, files.count > 1)
+    try inputs.forEachInParallel(into: &out) { path, opened, _ -> Analyzed in
       let phone = TimelineContext.phoneLog(path, opened.source)
+      // Streams unless the app's log is to be matched against the whole story.
+      if phone == nil,
+        let spool = AppSpool(format: format, api: api, verbose: verbose, file: several ? path : nil, color: color)
+      {
+        return .streamed(spool, context.streamApp(of: opened.source, label: path, throughput: verdicts, into: spool))
+      }
       var analyzed = context.app(of: opened.source, label: path, throughput: verdicts, anchors: phone != nil)
       if let phone { AppLogMatcher.attach(phone, anchors: analyzed.anchors, to: &analyzed.story) }
-      return analyzed
-    } render: { path, opened, analyzed, out in
-      let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.summary)
-      renderer.render(path: path, analyzed.story, capture: capture, throughput: analyzed.throughput, into: &out)
+      return .whole(analyzed.story, analyzed.summary, analyzed.throughput)
+    } render: { (path, opened, analyzed: Analyzed, out) in
+      switch analyzed {
+      case .streamed(let spool, let rest):
+        let capture = CaptureInfo(file: path, source: opened.source, summary: rest.summary)
+        guard
+          renderer.render(
+            path: path, spool: spool, rest.story, capture: capture, throughput: rest.throughput, into: &out)
+        else { throw ExitCode.success }
+      case .whole(let story, let summary, let throughput):
+        let capture = CaptureInfo(file: path, source: opened.source, summary: summary)
+        renderer.render(path: path, story, capture: capture, throughput: throughput, into: &out)
+      }
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)
     out.flush(force: true)
     try inputs.exitIfFailed()
+  }
+
+  /// One capture's analysis: streamed into a spool (what the end of the capture held
+  /// back beside it), or the whole story.
+  enum Analyzed: @unchecked Sendable {
+    case streamed(AppSpool, (story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?))
+    case whole(AppStory, CaptureSummary, ThroughputReport?)
   }
 }
 
@@ -107,5 +130,37 @@ extension TimelineContext {
       app.finish(analyzed.unanswered, timeline: analyzed.timeline, gatt: analyzed.gatt), analyzed.summary,
       transfers?.finish(), collector?.anchors ?? []
     )
+  }
+
+  /// `app` streaming: each connection's calls go to `spool` when it ends; returns what the
+  /// end of the capture held back. The timeline keeps only connections and attempts.
+  func streamApp(of source: any RecordSource, label: String, throughput: Bool, into spool: AppSpool) -> (
+    story: AppStory, summary: CaptureSummary, throughput: ThroughputReport?
+  ) {
+    var pipeline = RecordPipeline(
+      analyzer: Analyzer(importedDatabases: imported, peers: peers, identityKeys: keys, library: library),
+      stages: .analyze)
+    var timeline = TimelineBuilder(pairWindowMicroseconds: window, rules: rules)
+    timeline.connectionsOnly = true
+    var app = AppBuilder(streaming: true)
+    var transfers = throughput ? ThroughputBuilder() : nil
+    CaptureInputs.read(source, label: label) { record in
+      pipeline.push(record) { record, analyzed in
+        timeline.add(record, analyzed)
+        app.add(record, analyzed)
+        transfers?.add(record, analyzed)
+      }
+      let analyzer = pipeline.analyzer
+      for group in app.finished(timeline, gatt: analyzer.gatt, advertisedName: analyzer.advertisedName(of:)) {
+        spool.add(group, start: app.captureStart ?? 0)
+      }
+      return true
+    }
+    let unanswered = pipeline.finish { _, _ in }
+    let analyzer = pipeline.analyzer
+    let story = app.finish(
+      unanswered, timeline: timeline.finish(unanswered, advertisedName: analyzer.advertisedName(of:)),
+      gatt: analyzer.gatt)
+    return (story, pipeline.summary, transfers?.finish())
   }
 }

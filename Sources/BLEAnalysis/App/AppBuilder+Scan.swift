@@ -95,6 +95,11 @@ extension AppBuilder {
         adapter.scanning = last
         return
       }
+      // The last scan cannot be restarted any more: its devices are all found.
+      if let last = adapter.lastScan {
+        scanDevices[last] = nil
+        calls.park(last)
+      }
       var scan = AppScan(extended: extended, enable: at)
       var start = at
       var requests = [at.frame]

@@ -93,12 +93,14 @@ extension AppBuilder {
     }
   }
 
-  mutating func resolveRetries() {
+  /// The calls `ids` (in the order they were made) say how the request tried again after
+  /// their security procedure went.
+  mutating func resolveRetries(_ ids: [Int]) {
     var byFrame: [Int: Int] = [:]
-    for (i, call) in calls.enumerated() where call.kind.isATT {
-      for frame in call.requests { byFrame[frame] = i }
+    for i in ids where calls[i].kind.isATT {
+      for frame in calls[i].requests { byFrame[frame] = i }
     }
-    for i in calls.indices {
+    for i in ids {
       guard let frame = calls[i].security?.retryFrame, let j = byFrame[frame] else { continue }
       let outcome = calls[j].ok ? "ok" : "error"
       calls[i].security?.retryOutcome = outcome

@@ -21,9 +21,9 @@ extension AppBuilder {
     .init(kind: .setNotify, mode: nil, uuid: BluetoothUUID(uuid16: 0x2A05), reason: "service_changed"),
   ]
 
-  /// Marks this host's calls that a system rule matches.
-  mutating func markSystemCalls() {
-    for i in calls.indices where calls[i].byLocal {
+  /// Marks this host's calls among `ids` that a system rule matches.
+  mutating func markSystemCalls(_ ids: [Int]) {
+    for i in ids where calls[i].byLocal {
       guard
         let rule = Self.systemRules.first(where: { rule in
           rule.kind == calls[i].kind && (rule.mode == nil || rule.mode == calls[i].mode) && rule.uuid == calls[i].uuid

@@ -15,8 +15,8 @@ import BLEDissect
 /// it, is the stack's lookup for that write (CoreBluetooth-style `setNotifyValue`).
 public struct AppBuilder {
   var story = AppStory()
-  /// Calls under construction or done, in the order they began.
-  var calls: [AppCall] = []
+  /// Calls under construction or done, by the order they were made.
+  var calls = AppCallStore()
   /// Request frame → call.
   var byRequest: [Int: Int] = [:]
   var clients: [ClientKey: Client] = [:]
@@ -29,6 +29,17 @@ public struct AppBuilder {
   /// Where each device is in its scan's `devices`: scan call → device → index.
   var scanDevices: [Int: [ScanDeviceKey: Int]] = [:]
   var acceptList = AcceptListConnects()
+  let streaming: Bool
+  /// Streaming: connections that ended since `finished` last handed calls over; those
+  /// whose calls went; the last one per peer that went, for the reconnection after it.
+  var endedConnections: [Int] = []
+  var retired: Set<Int> = []
+  var lastRetired: [PeerKey: Int] = [:]
+
+  struct PeerKey: Hashable {
+    var adapter: UInt16?
+    var address: DeviceAddress
+  }
 
   struct ScanDeviceKey: Hashable {
     var address: DeviceAddress
@@ -99,7 +110,11 @@ public struct AppBuilder {
     var pendingCommands: [UInt16: Int] = [:]
   }
 
-  public init() {}
+  /// `streaming` (`app`): each connection's calls are finished when it ends and handed
+  /// over by `finished(_:gatt:advertisedName:)`, and not kept.
+  public init(streaming: Bool = false) {
+    self.streaming = streaming
+  }
 
   public mutating func add(_ record: Record, _ analyzed: AnalyzedRecord) {
     if story.start == nil { story.start = record.timestamp.unixMicroseconds }
@@ -132,6 +147,7 @@ public struct AppBuilder {
       adapters[record.adapter]?.inFlightCount = count
       closeClients(ended.id)
       if let s = links[ended.id]?.security { close(s) }
+      if streaming { endedConnections.append(ended.id) }
     }
   }
 
@@ -143,19 +159,24 @@ public struct AppBuilder {
       calls[i].outcome = "running"
       calls[i].finished = false
     }
-    // A peer's Security Request that this host neither paired on, encrypted for nor refused.
-    for i in calls.indices where calls[i].kind == .pair && calls[i].ok && calls[i].security?.method == nil {
+    markUnanswered(calls.indices)
+    addConnectionCalls(timeline)
+    let all = calls.indices
+    name(gatt, all)
+    markSystemCalls(all)
+    resolveRetries(all)
+    story.connections = timeline.connections
+    story.calls = calls.takeAllInStartOrder()
+    return story
+  }
+
+  /// A peer's Security Request that this host neither paired on, encrypted for nor refused.
+  mutating func markUnanswered(_ ids: [Int]) {
+    for i in ids where calls[i].kind == .pair && calls[i].ok && calls[i].security?.method == nil {
       if calls[i].security?.trigger == "security_request", calls[i].requests.count <= 1 {
         calls[i].outcome = "unanswered"
       }
     }
-    addConnectionCalls(timeline)
-    name(gatt)
-    markSystemCalls()
-    resolveRetries()
-    story.connections = timeline.connections
-    story.calls = AppStory.inStartOrder(calls)
-    return story
   }
 
   // MARK: - HCI
@@ -210,7 +231,7 @@ public struct AppBuilder {
   /// that command made.
   mutating func answered(_ link: LinkEvent, _ record: Record, _ at: FrameTime) {
     guard let (opcode, status) = link.answeredCommand,
-      let i = adapters[record.adapter]?.pendingCommands.removeValue(forKey: opcode)
+      let i = adapters[record.adapter]?.pendingCommands.removeValue(forKey: opcode), calls.contains(i)
     else { return }
     calls[i].end = at
     calls[i].finished = true

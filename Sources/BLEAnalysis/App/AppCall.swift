@@ -218,9 +218,23 @@ public struct AppCall: Sendable {
   /// A write without response that waited for a controller buffer (Number Of Completed
   /// Packets): how long, µs.
   public var stall: Int64?
-  public var stream: AppValueStream?
-  public var security: AppSecurity?
-  public var scan: AppScan?
+  /// Notifications and indications, security and scans only: kept out of line, so that
+  /// the many calls without them stay small.
+  public var stream: AppValueStream? {
+    get { streamBox?.value }
+    set { streamBox = newValue.map(Box.init) }
+  }
+  public var security: AppSecurity? {
+    get { securityBox?.value }
+    set { securityBox = newValue.map(Box.init) }
+  }
+  public var scan: AppScan? {
+    get { scanBox?.value }
+    set { scanBox = newValue.map(Box.init) }
+  }
+  private var streamBox: Box<AppValueStream>?
+  private var securityBox: Box<AppSecurity>?
+  private var scanBox: Box<AppScan>?
   /// reconnected: the connection before, the gap, and whether the client used handles
   /// it knew (reads, writes, CCCD writes) before or without discovering again.
   public var previousConn: Int?
@@ -246,6 +260,9 @@ public struct AppCall: Sendable {
   public var source: String { appOnly ? "app_log" : appLog.isEmpty ? "wire" : "both" }
   /// A 2-octet value written: a CCCD value, when discovery later shows the handle is one.
   var written16: UInt16?
+  /// Where the call sorts among calls that start at the same frame: the order `AppBuilder`
+  /// made it in.
+  public internal(set) var sequence = 0
 
   public init(kind: AppCallKind, conn: ConnectionRef?, start: FrameTime, end: FrameTime) {
     self.kind = kind
@@ -255,6 +272,19 @@ public struct AppCall: Sendable {
   }
 
   public var durationMicroseconds: Int64 { start.microseconds(to: end) }
+
+  /// Where a call is told: by start time, then frame, then the order it was made in.
+  public struct StartKey: Hashable, Comparable, Sendable {
+    public var timestamp: Int64
+    public var frame: Int
+    public var sequence: Int
+
+    public static func < (a: Self, b: Self) -> Bool {
+      (a.timestamp, a.frame, a.sequence) < (b.timestamp, b.frame, b.sequence)
+    }
+  }
+
+  public var startKey: StartKey { StartKey(timestamp: start.timestamp, frame: start.frame, sequence: sequence) }
   /// The duration, when the call finished.
   public var duration: Int64? { finished ? durationMicroseconds : nil }
   /// The first and last frame: the first request and the last answer (events: first and last PDU).
@@ -262,6 +292,12 @@ public struct AppCall: Sendable {
     let all = requests + responses
     return (all.min() ?? start.frame, all.max() ?? end.frame)
   }
+}
+
+/// A value kept out of line; a change stores a new one.
+final class Box<Value: Sendable>: Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// Everything `app` tells about one capture: the calls and events in the order they began.

@@ -15,6 +15,9 @@ public struct TimelineBuilder {
   /// How long a write waits for the notification that answers it (`--pair-window`).
   public var pairWindowMicroseconds: Int64
   public var rules: [PairRule]
+  /// Only connections, their attempts and how they ended (what `app` streams with): no
+  /// transactions, pairs, subscriptions or security summaries.
+  public var connectionsOnly = false
 
   /// Connection id → the connection's place in the capture's order of connections:
   /// `timeline.connections[place - retiredCount]` until it retires.
@@ -64,7 +67,7 @@ public struct TimelineBuilder {
 
   private mutating func addRecord(_ record: Record, _ analyzed: AnalyzedRecord) {
     if timeline.start == nil { timeline.start = record.timestamp.unixMicroseconds }
-    security.add(record, analyzed)
+    if !connectionsOnly { security.add(record, analyzed) }
     guard let hci = analyzed.decoded.hci else {
       if analyzed.decoded.linkLayer != nil { addLinkLayer(record, analyzed) }
       if let monitor = analyzed.decoded.monitor { adapterRecord(monitor, record, analyzed) }
@@ -253,7 +256,9 @@ public struct TimelineBuilder {
   // MARK: - Data
 
   mutating func data(_ record: Record, _ analyzed: AnalyzedRecord, _ at: FrameTime) {
-    guard let conn = analyzed.conn, let i = connection(conn, at), states[conn.id] != nil else { return }
+    guard let conn = analyzed.conn, let i = connection(conn, at), states[conn.id] != nil, !connectionsOnly else {
+      return
+    }
     if let step = analyzed.security { security(step, record, i, at) }
     if let signaling = analyzed.decoded.signaling, signaling.code.rawValue == 0x12 {
       timeline.connections[i].updates.append(
