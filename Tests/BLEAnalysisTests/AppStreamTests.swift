@@ -77,17 +77,3 @@ import Testing
     #expect(streamed.groups.allSatisfy { group in group.calls.allSatisfy { $0.conn?.id == group.calls[0].conn?.id } })
   }
 }
-
-extension Packet {
-  /// Calls `body` with the packet as record `frame` of a capture.
-  func withRecord(frame: Int, _ body: (Record) -> Void) {
-    bytes.withUnsafeBufferPointer { bytes in
-      let at = Timestamp(unixMicroseconds: ms * 1000)
-      let direction: Direction = sent ? .sent : .received
-      body(
-        Record(
-          frame: frame, timestamp: at, direction: direction, adapter: nil, kind: .hci(type), bytes: bytes,
-          originalLength: bytes.count, fileOffset: 0))
-    }
-  }
-}
