@@ -100,7 +100,6 @@ enum JSONRecord {
     _ record: Record, _ analyzed: AnalyzedRecord, file: String?, verbose: Bool, names: DissectorLibrary = .builtin,
     into out: inout OutputBuffer
   ) {
-    let decoded = analyzed.decoded
     out.append("{\"frame\":")
     out.appendDecimal(record.frame)
     if let file {
@@ -123,8 +122,8 @@ enum JSONRecord {
       out.append(",\"original_length\":")
       out.appendDecimal(record.originalLength)
     }
-    if let hci = decoded.hci { appendHCI(hci, into: &out) }
-    if let acl = decoded.acl {
+    if let hci = analyzed.decoded.hci { appendHCI(hci, into: &out) }
+    if let acl = analyzed.decoded.acl {
       out.append(",\"acl\":{\"handle\":")
       out.appendDecimal(Int(acl.handle))
       out.append(",\"pb\":")
@@ -133,11 +132,11 @@ enum JSONRecord {
       out.appendDecimal(Int(acl.length))
       out.append("}")
     }
-    if let l2cap = decoded.l2cap { appendL2CAP(l2cap, decoded.signaling, into: &out) }
-    if let att = decoded.att {
-      decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, names, into: &out) }
+    if let l2cap = analyzed.decoded.l2cap { appendL2CAP(l2cap, analyzed.decoded.signaling, into: &out) }
+    if let att = analyzed.decoded.att {
+      analyzed.decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, names, into: &out) }
     }
-    if let smp = decoded.smp {
+    if let smp = analyzed.decoded.smp {
       out.append(",\"smp\":{\"code\":")
       out.appendDecimal(Int(smp.code.rawValue))
       out.append(",\"name\":")
@@ -148,7 +147,7 @@ enum JSONRecord {
       }
       out.append("}")
     }
-    if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
+    if let reports = analyzed.decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
     if analyzed.decoded.att != nil || analyzed.endedConnection != nil {
       VendorRendering.appendJSON(analyzed.vendor, into: &out)
     }
@@ -156,22 +155,22 @@ enum JSONRecord {
       out.append(",\"conn\":")
       out.appendConnJSON(conn, peerName: analyzed.peerName?.name)
     }
-    if let monitor = decoded.monitor {
+    if let monitor = analyzed.decoded.monitor {
       out.append(",\"monitor\":{\"opcode\":")
       out.appendDecimal(Int(monitor.rawValue))
       out.append(",\"name\":")
       out.appendJSONString(RecordKindNames.name(monitor))
       out.append("}")
     }
-    if let type = decoded.packetLogger {
+    if let type = analyzed.decoded.packetLogger {
       out.append(",\"packetlogger\":{\"type\":")
       out.appendDecimal(Int(type))
       out.append(",\"name\":")
       out.appendJSONString(RecordKindNames.packetLoggerName(type))
       out.append("}")
     }
-    if let linkType = decoded.linkLayer {
-      if let ll = decoded.ll {
+    if let linkType = analyzed.decoded.linkLayer {
+      if let ll = analyzed.decoded.ll {
         LLJSON.append(ll, into: &out)
       } else {
         out.append(",\"ll\":{\"link_type\":")
@@ -179,9 +178,9 @@ enum JSONRecord {
         out.append("}")
       }
     }
-    if !decoded.diagnostics.isEmpty {
+    if !analyzed.decoded.diagnostics.isEmpty {
       out.append(",\"diagnostics\":[")
-      for (index, diagnostic) in decoded.diagnostics.enumerated() {
+      for (index, diagnostic) in analyzed.decoded.diagnostics.enumerated() {
         if index > 0 { out.append(",") }
         out.appendDiagnosticJSON(diagnostic)
       }
@@ -223,7 +222,7 @@ enum JSONRecord {
     out.append(",\"name\":")
     if let name = att.opcode.staticName { out.appendJSONString(name) } else { out.appendJSONString(att.opcode.name) }
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
-    if let attribute = analyzed.attribute {
+    _ = analyzed.withAttribute { attribute in
       appendText(",\"uuid\":", attribute.uuidUTF8, into: &out)
       appendText(",\"service_uuid\":", attribute.serviceUUIDUTF8, into: &out)
       appendText(",\"service_name\":", attribute.serviceNameUTF8, into: &out)
