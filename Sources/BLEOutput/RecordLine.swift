@@ -196,25 +196,30 @@ enum RecordLine {
           out.appendDecimal(Int(mtu))
         }
         if let value = att.value { appendValue(bytes, value, into: &out) }
-        if let value = analyzed.value, !value.fields.isEmpty {
+        // What lives in the extras is read only when there are any: an empty list read
+        // costs a release.
+        let hasExtras = analyzed.extrasID != 0
+        if hasExtras, let value = analyzed.value, !value.fields.isEmpty {
           out.append(" = ")
           out.appendDecodedText(value.fields)
         }
-        for value in analyzed.assembled {
-          out.append(" [")
-          out.appendDecimal(value.value.count)
-          out.append(" bytes of ")
-          out.appendHex(UInt64(value.handle), width: 4)
-          out.append(" from #")
-          out.append(string: value.frames.map(String.init).joined(separator: ", #"))
-          if let decoded = value.decoded, !decoded.fields.isEmpty {
-            out.append(" = ")
-            out.appendDecodedText(decoded.fields)
+        if hasExtras {
+          for value in analyzed.assembled {
+            out.append(" [")
+            out.appendDecimal(value.value.count)
+            out.append(" bytes of ")
+            out.appendHex(UInt64(value.handle), width: 4)
+            out.append(" from #")
+            out.append(string: value.frames.map(String.init).joined(separator: ", #"))
+            if let decoded = value.decoded, !decoded.fields.isEmpty {
+              out.append(" = ")
+              out.appendDecodedText(decoded.fields)
+            }
+            out.append("]")
           }
-          out.append("]")
         }
         appendTransaction(analyzed, into: &out)
-        VendorRendering.appendText(analyzed.vendor, into: &out)
+        if hasExtras { VendorRendering.appendText(analyzed.vendor, into: &out) }
       } else if let smp = analyzed.decoded.smp {
         out.append("SMP ")
         out.append(string: smp.code.name)

@@ -148,12 +148,17 @@ enum JSONRecord {
       out.append("}")
     }
     if let reports = analyzed.decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
-    if analyzed.decoded.att != nil || analyzed.endedConnection != nil {
+    if analyzed.extrasID != 0, analyzed.decoded.att != nil || analyzed.endedConnection != nil {
       VendorRendering.appendJSON(analyzed.vendor, into: &out)
     }
     if let conn = analyzed.conn {
       out.append(",\"conn\":")
-      out.appendConnJSON(conn, peerName: analyzed.peerName?.name)
+      // The name read without retaining its PeerName.
+      if let name = analyzed.peerNameReference {
+        name._withUnsafeGuaranteedRef { out.appendConnJSON(conn, peerName: $0.name) }
+      } else {
+        out.appendConnJSON(conn, peerName: nil)
+      }
     }
     if let monitor = analyzed.decoded.monitor {
       out.append(",\"monitor\":{\"opcode\":")
@@ -178,7 +183,7 @@ enum JSONRecord {
         out.append("}")
       }
     }
-    if !analyzed.decoded.diagnostics.isEmpty {
+    if analyzed.decoded.hasDiagnostics {
       out.append(",\"diagnostics\":[")
       for (index, diagnostic) in analyzed.decoded.diagnostics.enumerated() {
         if index > 0 { out.append(",") }
@@ -265,12 +270,12 @@ enum JSONRecord {
       out.append(string: outcome)
       out.append("\"")
     }
-    if let value = analyzed.value {
+    if analyzed.extrasID != 0, let value = analyzed.value {
       out.append(",\"decoded\":")
       out.appendDecodedJSON(value.fields)
     }
     DiscoveryRendering.appendJSON(att, analyzed, bytes, names, into: &out)
-    if !analyzed.assembled.isEmpty {
+    if analyzed.extrasID != 0, !analyzed.assembled.isEmpty {
       out.append(",\"assembled\":[")
       for (index, value) in analyzed.assembled.enumerated() {
         out.append(index == 0 ? "{\"handle\":" : ",{\"handle\":")

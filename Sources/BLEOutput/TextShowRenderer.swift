@@ -94,20 +94,22 @@ struct TextShowRenderer: ShowRenderer {
       out.appendDecimal(record.originalLength)
       out.append(" bytes]")
     }
-    for diagnostic in analyzed.decoded.diagnostics where diagnostic.id != "capture.cut" {
-      out.append("  ")
-      if options.color {
-        switch diagnostic.severity {
-        case .error: out.append(TextColor.error)
-        case .warning: out.append(TextColor.warning)
-        case .info: out.append(TextColor.info)
+    if analyzed.decoded.hasDiagnostics {
+      for diagnostic in analyzed.decoded.diagnostics where diagnostic.id != "capture.cut" {
+        out.append("  ")
+        if options.color {
+          switch diagnostic.severity {
+          case .error: out.append(TextColor.error)
+          case .warning: out.append(TextColor.warning)
+          case .info: out.append(TextColor.info)
+          }
         }
+        out.append("! ")
+        out.append(string: diagnostic.id)
+        out.append(": ")
+        out.append(string: diagnostic.message)
+        if options.color { out.append(TextColor.reset) }
       }
-      out.append("! ")
-      out.append(string: diagnostic.id)
-      out.append(": ")
-      out.append(string: diagnostic.message)
-      if options.color { out.append(TextColor.reset) }
     }
     // A terminal's width: values cut with …; -v shows them whole.
     if let width = options.width, !verbose { out.fit(from: lineStart, width: width, color: options.color) }
