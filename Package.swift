@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Release builds optimize across the pipeline's modules: the record path calls small
+/// accessors and generic helpers of the modules before it on every record.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
   name: "bleanalyze",
   platforms: [.macOS(.v15)],
@@ -18,21 +22,23 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // Pipeline: capture → dissect → analysis → output → CLI.
-    .target(name: "BLECapture", dependencies: ["CPcap", "CBluetooth", "CZlib"]),
+    .target(name: "BLECapture", dependencies: ["CPcap", "CBluetooth", "CZlib"], swiftSettings: crossModule),
     .target(
       name: "BLEDissect",
       dependencies: ["BLECapture"],
-      swiftSettings: [.enableExperimentalFeature("Lifetimes")]
+      swiftSettings: [.enableExperimentalFeature("Lifetimes")] + crossModule
     ),
-    .target(name: "BLEAnalysis", dependencies: ["BLEDissect"]),
+    .target(name: "BLEAnalysis", dependencies: ["BLEDissect"], swiftSettings: crossModule),
     .target(
-      name: "BLEOutput", dependencies: ["BLEAnalysis"], resources: [.embedInCode("Schemas"), .embedInCode("Fleet")]),
+      name: "BLEOutput", dependencies: ["BLEAnalysis"], resources: [.embedInCode("Schemas"), .embedInCode("Fleet")],
+      swiftSettings: crossModule),
     .executableTarget(
       name: "bleanalyze",
       dependencies: [
         "BLECapture", "BLEOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      swiftSettings: crossModule
     ),
 
     // Fuzzing: the targets (a library the regression tests call) and libFuzzer's

@@ -21,18 +21,17 @@ enum RecordLine {
     _ record: Record, _ analyzed: AnalyzedRecord, names: DissectorLibrary = .builtin, color: Bool = false,
     into out: inout OutputBuffer
   ) {
-    let decoded = analyzed.decoded
-    if let hci = decoded.hci {
+    if let hci = analyzed.decoded.hci {
       switch hci.type {
       case .command, .event:
-        if let reports = decoded.advertising {
+        if let reports = analyzed.decoded.advertising {
           appendAdvertising(hci, reports, record, into: &out)
         } else {
-          appendControl(hci, record, decoded, into: &out)
+          appendControl(hci, record, analyzed.decoded, into: &out)
         }
         if analyzed.endedConnection != nil { VendorRendering.appendText(analyzed.vendor, into: &out) }
       default:
-        if let acl = decoded.acl {
+        if let acl = analyzed.decoded.acl {
           if analyzed.conn == nil {
             out.append("handle ")
             out.appendHex(UInt64(acl.handle), width: 4)
@@ -50,8 +49,8 @@ enum RecordLine {
           out.append(" bytes")
         }
       }
-    } else if let linkType = decoded.linkLayer {
-      if let ll = decoded.ll {
+    } else if let linkType = analyzed.decoded.linkLayer {
+      if let ll = analyzed.decoded.ll {
         return LLText.appendDetail(record, analyzed, ll, names: names, color: color, into: &out)
       }
       out.append("link type ")
@@ -153,9 +152,8 @@ enum RecordLine {
     _ record: Record, _ analyzed: AnalyzedRecord, _ acl: ACLLayer, names: DissectorLibrary = .builtin,
     color: Bool = false, into out: inout OutputBuffer
   ) {
-    let decoded = analyzed.decoded
-    guard let l2cap = decoded.l2cap else {
-      switch decoded.reassembly {
+    guard let l2cap = analyzed.decoded.l2cap else {
+      switch analyzed.decoded.reassembly {
       case .first, .part:
         out.append(acl.pb == 1 ? "continuing fragment, " : "first fragment, ")
         out.appendDecimal(Int(acl.length))
@@ -167,8 +165,8 @@ enum RecordLine {
       }
       return
     }
-    decoded.withPayloadBytes(record) { bytes in
-      if let att = decoded.att {
+    analyzed.decoded.withPayloadBytes(record) { bytes in
+      if let att = analyzed.decoded.att {
         out.append("ATT ")
         out.append(att.opcode.staticName, else: att.opcode.name)
         if let entries = listEntries(att.parameters) {
@@ -180,7 +178,7 @@ enum RecordLine {
         } else if let handle = analyzed.attHandle {
           out.append(" attr ")
           out.appendHex(UInt64(handle), width: 4)
-          if let label = analyzed.attribute?.labelUTF8 {
+          if let label = analyzed.withAttribute(\.labelUTF8) ?? nil {
             out.append(" (")
             out.append(contentsOf: label)
             out.append(")")
@@ -198,26 +196,31 @@ enum RecordLine {
           out.appendDecimal(Int(mtu))
         }
         if let value = att.value { appendValue(bytes, value, into: &out) }
-        if let value = analyzed.value, !value.fields.isEmpty {
+        // What lives in the extras is read only when there are any: an empty list read
+        // costs a release.
+        let hasExtras = analyzed.extrasID != 0
+        if hasExtras, let value = analyzed.value, !value.fields.isEmpty {
           out.append(" = ")
           out.appendDecodedText(value.fields)
         }
-        for value in analyzed.assembled {
-          out.append(" [")
-          out.appendDecimal(value.value.count)
-          out.append(" bytes of ")
-          out.appendHex(UInt64(value.handle), width: 4)
-          out.append(" from #")
-          out.append(string: value.frames.map(String.init).joined(separator: ", #"))
-          if let decoded = value.decoded, !decoded.fields.isEmpty {
-            out.append(" = ")
-            out.appendDecodedText(decoded.fields)
+        if hasExtras {
+          for value in analyzed.assembled {
+            out.append(" [")
+            out.appendDecimal(value.value.count)
+            out.append(" bytes of ")
+            out.appendHex(UInt64(value.handle), width: 4)
+            out.append(" from #")
+            out.append(string: value.frames.map(String.init).joined(separator: ", #"))
+            if let decoded = value.decoded, !decoded.fields.isEmpty {
+              out.append(" = ")
+              out.appendDecodedText(decoded.fields)
+            }
+            out.append("]")
           }
-          out.append("]")
         }
         appendTransaction(analyzed, into: &out)
-        VendorRendering.appendText(analyzed.vendor, into: &out)
-      } else if let smp = decoded.smp {
+        if hasExtras { VendorRendering.appendText(analyzed.vendor, into: &out) }
+      } else if let smp = analyzed.decoded.smp {
         out.append("SMP ")
         out.append(string: smp.code.name)
         if let features = smp.pairingFeatures {
@@ -235,13 +238,13 @@ enum RecordLine {
           out.append(" → ")
           out.append(string: method.name)
         }
-      } else if let signaling = decoded.signaling {
+      } else if let signaling = analyzed.decoded.signaling {
         out.append("L2CAP ")
         out.append(string: signaling.code.name)
         out.append(" id ")
         out.appendDecimal(Int(signaling.identifier))
       } else {
-        appendChannel(l2cap, decoded.reassembly, into: &out)
+        appendChannel(l2cap, analyzed.decoded.reassembly, into: &out)
       }
     }
     if l2cap.fragments > 1 {

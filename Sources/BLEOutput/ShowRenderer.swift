@@ -108,7 +108,6 @@ enum JSONRecord {
     _ record: Record, _ analyzed: AnalyzedRecord, file: String?, verbose: Bool, names: DissectorLibrary = .builtin,
     into out: inout OutputBuffer
   ) {
-    let decoded = analyzed.decoded
     out.append("{\"frame\":")
     out.appendDecimal(record.frame)
     if let file {
@@ -131,8 +130,8 @@ enum JSONRecord {
       out.append(",\"original_length\":")
       out.appendDecimal(record.originalLength)
     }
-    if let hci = decoded.hci { appendHCI(hci, into: &out) }
-    if let acl = decoded.acl {
+    if let hci = analyzed.decoded.hci { appendHCI(hci, into: &out) }
+    if let acl = analyzed.decoded.acl {
       out.append(",\"acl\":{\"handle\":")
       out.appendDecimal(Int(acl.handle))
       out.append(",\"pb\":")
@@ -141,11 +140,11 @@ enum JSONRecord {
       out.appendDecimal(Int(acl.length))
       out.append("}")
     }
-    if let l2cap = decoded.l2cap { appendL2CAP(l2cap, decoded.signaling, into: &out) }
-    if let att = decoded.att {
-      decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, names, into: &out) }
+    if let l2cap = analyzed.decoded.l2cap { appendL2CAP(l2cap, analyzed.decoded.signaling, into: &out) }
+    if let att = analyzed.decoded.att {
+      analyzed.decoded.withPayloadBytes(record) { appendATT(att, analyzed, $0, names, into: &out) }
     }
-    if let smp = decoded.smp {
+    if let smp = analyzed.decoded.smp {
       out.append(",\"smp\":{\"code\":")
       out.appendDecimal(Int(smp.code.rawValue))
       out.append(",\"name\":")
@@ -156,30 +155,35 @@ enum JSONRecord {
       }
       out.append("}")
     }
-    if let reports = decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
-    if analyzed.decoded.att != nil || analyzed.endedConnection != nil {
+    if let reports = analyzed.decoded.advertising { AdvertisingJSON.appendReports(reports, record, into: &out) }
+    if analyzed.extrasID != 0, analyzed.decoded.att != nil || analyzed.endedConnection != nil {
       VendorRendering.appendJSON(analyzed.vendor, into: &out)
     }
     if let conn = analyzed.conn {
       out.append(",\"conn\":")
-      out.appendConnJSON(conn, peerName: analyzed.peerName?.name)
+      // The name read without retaining its PeerName.
+      if let name = analyzed.peerNameReference {
+        name._withUnsafeGuaranteedRef { out.appendConnJSON(conn, peerName: $0.name) }
+      } else {
+        out.appendConnJSON(conn, peerName: nil)
+      }
     }
-    if let monitor = decoded.monitor {
+    if let monitor = analyzed.decoded.monitor {
       out.append(",\"monitor\":{\"opcode\":")
       out.appendDecimal(Int(monitor.rawValue))
       out.append(",\"name\":")
       out.appendJSONString(RecordKindNames.name(monitor))
       out.append("}")
     }
-    if let type = decoded.packetLogger {
+    if let type = analyzed.decoded.packetLogger {
       out.append(",\"packetlogger\":{\"type\":")
       out.appendDecimal(Int(type))
       out.append(",\"name\":")
       out.appendJSONString(RecordKindNames.packetLoggerName(type))
       out.append("}")
     }
-    if let linkType = decoded.linkLayer {
-      if let ll = decoded.ll {
+    if let linkType = analyzed.decoded.linkLayer {
+      if let ll = analyzed.decoded.ll {
         LLJSON.append(ll, into: &out)
       } else {
         out.append(",\"ll\":{\"link_type\":")
@@ -187,9 +191,9 @@ enum JSONRecord {
         out.append("}")
       }
     }
-    if !decoded.diagnostics.isEmpty {
+    if analyzed.decoded.hasDiagnostics {
       out.append(",\"diagnostics\":[")
-      for (index, diagnostic) in decoded.diagnostics.enumerated() {
+      for (index, diagnostic) in analyzed.decoded.diagnostics.enumerated() {
         if index > 0 { out.append(",") }
         out.appendDiagnosticJSON(diagnostic)
       }
@@ -231,7 +235,7 @@ enum JSONRecord {
     out.append(",\"name\":")
     if let name = att.opcode.staticName { out.appendJSONString(name) } else { out.appendJSONString(att.opcode.name) }
     appendField(",\"handle\":", analyzed.attHandle, into: &out)
-    if let attribute = analyzed.attribute {
+    _ = analyzed.withAttribute { attribute in
       appendText(",\"uuid\":", attribute.uuidUTF8, into: &out)
       appendText(",\"service_uuid\":", attribute.serviceUUIDUTF8, into: &out)
       appendText(",\"service_name\":", attribute.serviceNameUTF8, into: &out)
@@ -274,12 +278,12 @@ enum JSONRecord {
       out.append(string: outcome)
       out.append("\"")
     }
-    if let value = analyzed.value {
+    if analyzed.extrasID != 0, let value = analyzed.value {
       out.append(",\"decoded\":")
       out.appendDecodedJSON(value.fields)
     }
     DiscoveryRendering.appendJSON(att, analyzed, bytes, names, into: &out)
-    if !analyzed.assembled.isEmpty {
+    if analyzed.extrasID != 0, !analyzed.assembled.isEmpty {
       out.append(",\"assembled\":[")
       for (index, value) in analyzed.assembled.enumerated() {
         out.append(index == 0 ? "{\"handle\":" : ",{\"handle\":")

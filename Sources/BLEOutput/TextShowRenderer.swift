@@ -15,8 +15,10 @@ struct TextShowRenderer: ShowRenderer {
   let options: TextShowOptions
   let names: DissectorLibrary
   /// Each connection's column as last written, by connection id, kept for its next record
-  /// while its name stays the same (records of several connections interleave).
-  private var connColumns: [(name: ObjectIdentifier?, text: [UInt8])] = []
+  /// while its name stays the same (records of several connections interleave): the
+  /// name it was made with, and where its bytes are in `connColumnBytes`.
+  private var connColumns: [(name: UnsafeMutableRawPointer?, start: Int, count: Int)] = []
+  private var connColumnBytes: [UInt8] = []
   /// The time of the record shown before, for `-t d`.
   private var previous: Int64?
   /// The adapter column of the capture begun.
@@ -40,6 +42,7 @@ struct TextShowRenderer: ShowRenderer {
     out.append(string: format)
     previous = nil
     connColumns.removeAll(keepingCapacity: true)
+    connColumnBytes.removeAll(keepingCapacity: true)
     switch options.time {
     case .relative, .delta: out.append("\n  frame      time (s)")
     case .epoch: out.append("\n  frame           time (s)")
@@ -51,7 +54,7 @@ struct TextShowRenderer: ShowRenderer {
   }
 
   mutating func render(_ record: Record, _ analyzed: AnalyzedRecord, start: Timestamp, into out: inout OutputBuffer) {
-    let decoded = analyzed.decoded
+    // `analyzed.decoded` is read in place: a copy of it would cost more than the line.
     let lineStart = out.count
     if record.frame >= 0 {
       out.appendDecimal(UInt64(record.frame), width: 7)
@@ -88,7 +91,11 @@ struct TextShowRenderer: ShowRenderer {
     appendConnection(analyzed, into: &out)
     out.append("  ")
     let mark = out.count
-    if let name = decoded.staticTypeName { out.append(name) } else { out.append(string: decoded.typeName) }
+    if let name = analyzed.decoded.staticTypeName {
+      out.append(name)
+    } else {
+      out.append(string: analyzed.decoded.typeName)
+    }
     out.padRight(from: mark, width: 11)
     out.append("  ")
     RecordLine.appendDetail(record, analyzed, names: names, color: options.color, into: &out)
@@ -99,20 +106,22 @@ struct TextShowRenderer: ShowRenderer {
       out.appendDecimal(record.originalLength)
       out.append(" bytes]")
     }
-    for diagnostic in decoded.diagnostics where diagnostic.id != "capture.cut" {
-      out.append("  ")
-      if options.color {
-        switch diagnostic.severity {
-        case .error: out.append(TextColor.error)
-        case .warning: out.append(TextColor.warning)
-        case .info: out.append(TextColor.info)
+    if analyzed.decoded.hasDiagnostics {
+      for diagnostic in analyzed.decoded.diagnostics where diagnostic.id != "capture.cut" {
+        out.append("  ")
+        if options.color {
+          switch diagnostic.severity {
+          case .error: out.append(TextColor.error)
+          case .warning: out.append(TextColor.warning)
+          case .info: out.append(TextColor.info)
+          }
         }
+        out.append("! ")
+        out.append(string: diagnostic.id)
+        out.append(": ")
+        out.append(string: diagnostic.message)
+        if options.color { out.append(TextColor.reset) }
       }
-      out.append("! ")
-      out.append(string: diagnostic.id)
-      out.append(": ")
-      out.append(string: diagnostic.message)
-      if options.color { out.append(TextColor.reset) }
     }
     // A terminal's width: values cut with …; -v shows them whole.
     if let width = options.width, !verbose { out.fit(from: lineStart, width: width, color: options.color) }
@@ -167,10 +176,13 @@ struct TextShowRenderer: ShowRenderer {
       out.append("-                     ")
       return
     }
-    var name: ObjectIdentifier?
-    if let peerName = analyzed.peerName { name = ObjectIdentifier(peerName) }
-    if id >= 0, id < connColumns.count, !connColumns[id].text.isEmpty, connColumns[id].name == name {
-      connColumns[id].text.withUnsafeBytes { out.append(contentsOf: $0) }
+    // The name by its identity, read without retaining it.
+    let name = analyzed.peerNameReference?.toOpaque()
+    if id >= 0, id < connColumns.count, connColumns[id].count > 0, connColumns[id].name == name {
+      let column = connColumns[id]
+      connColumnBytes.withUnsafeBytes {
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[column.start..<column.start + column.count]))
+      }
       return
     }
     var text = "#\(id)"
@@ -185,9 +197,12 @@ struct TextShowRenderer: ShowRenderer {
     out.append(string: text)
     guard id >= 0 else { return }
     if id >= connColumns.count {
-      connColumns += repeatElement((name: ObjectIdentifier?.none, text: [UInt8]()), count: id + 1 - connColumns.count)
+      connColumns += repeatElement((name: nil, start: 0, count: 0), count: id + 1 - connColumns.count)
     }
-    connColumns[id] = (name, Array(text.utf8))
+    // A column made again (its name changed) leaves its old bytes behind: names change
+    // a few times per connection at most.
+    connColumns[id] = (name, connColumnBytes.count, text.utf8.count)
+    connColumnBytes += text.utf8
   }
 
   /// `-x`: the record's bytes, 16 a line, offset, hex and ASCII, as tshark prints them.

@@ -73,8 +73,11 @@ struct Bleanalyze: ParsableCommand {
 /// cannot open it (exit status 2).
 func unknownCommand(_ argument: String) -> String? {
   guard !argument.hasPrefix("-"), access(argument, F_OK) != 0 else { return nil }
-  let names = Bleanalyze.configuration.subcommands.map { $0._commandName } + ["help"]
-  guard !names.contains(argument) else { return nil }
+  // A command's name costs its configuration (and a name made from its type's): the
+  // names are made one by one, and the search stops at the one given.
+  let commands = Bleanalyze.configuration.subcommands
+  guard argument != "help", !commands.contains(where: { $0._commandName == argument }) else { return nil }
+  let names = commands.map { $0._commandName } + ["help"]
   if let command = misspelledCommand(argument, names) {
     return "'\(argument)' is neither a file nor a command; did you mean '\(command)'?"
   }

@@ -10,6 +10,8 @@ import BLEOutput
 
 struct Show: ParsableCommand {
   static let configuration = CommandConfiguration(
+    // Named here rather than from the type: that costs a reflection at every start.
+    commandName: "show",
     abstract: "One line per record, decoded down to ATT and SMP.",
     discussion: """
       text: aligned columns (frame, time, dir, adapter when the capture has more than one, \

@@ -52,7 +52,10 @@ public struct FilterCatalog<Subject: ~Copyable & ~Escapable>: Sendable {
   }
 
   /// Every field name, sorted, for help and error hints.
-  public var names: [String] { entries.keys.sorted() }
+  public var names: [String] {
+    // Names are ASCII (`insert` checks them), for which byte order is String order.
+    entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
 
   /// The kind of a field, nil when the catalog has no such field.
   public func kind(of name: String) -> FilterFieldKind? { entries[name]?.kind }

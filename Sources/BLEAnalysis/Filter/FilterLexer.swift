@@ -64,11 +64,27 @@ struct FilterLexer {
   /// Each part starts with a letter or an underscore; keywords are not names.
   static func isFieldName(_ name: String) -> Bool {
     guard keywords[name.lowercased()] == nil else { return false }
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.allSatisfy { part in
-      guard let first = part.first, first == "_" || ("a"..."z").contains(first) else { return false }
-      return part.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+      let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+      return parts.allSatisfy { part in
+        guard let first = part.first, first == "_" || ("a"..."z").contains(first) else { return false }
+        return part.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+      }
     }
+    // ASCII, over its bytes (the catalog checks every name at start-up), the same test.
+    var partStart = true
+    for byte in name.utf8 {
+      switch byte {
+      case UInt8(ascii: "."):
+        guard !partStart else { return false }
+        partStart = true
+      case UInt8(ascii: "_"), UInt8(ascii: "a")...UInt8(ascii: "z"): partStart = false
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        guard !partStart else { return false }
+      default: return false
+      }
+    }
+    return !partStart
   }
 
   /// Letters, digits and `_ . :`; `-` inside a word too, for UUIDs and negative numbers.

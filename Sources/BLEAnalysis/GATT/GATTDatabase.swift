@@ -271,6 +271,13 @@ public struct GATTDatabase: Sendable {
   }
 
   /// `attribute(at:)`, remembered per handle until the database changes.
+  /// The same, unretained: the database keeps the attribute for as long as it lives.
+  mutating func lookupReference(_ handle: UInt16, names: DissectorLibrary) -> Unmanaged<GATTAttribute>? {
+    let index = Int(handle)
+    if index < cache.count, let known = cache[index] { return known.map { Unmanaged.passUnretained($0) } }
+    return lookup(handle, names: names).map { Unmanaged.passUnretained($0) }
+  }
+
   public mutating func lookup(_ handle: UInt16, names: DissectorLibrary) -> GATTAttribute? {
     let index = Int(handle)
     guard index < Self.cacheSize else {

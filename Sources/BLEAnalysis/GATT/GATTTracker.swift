@@ -48,12 +48,13 @@ public struct GATTTracker {
   private var peerKeys: [Int: GATTServerKey] = [:]
   private var firstResolved: [[UInt8]: DeviceAddress] = [:]
   private var lastServer: (key: GATTServerKey, index: Int)?
-  /// The server the last PDU's connection and side were about, while nothing that
-  /// names servers changed (`namingGeneration`, the resolver's keys): records come in
-  /// runs on one connection, and finding the key again costs more than the PDU.
-  private var lastConnection: (id: Int, hostServer: Bool, generation: Int, resolver: Int, index: Int)?
-  /// Bumped whenever a server's key can come out differently (a local address learned).
+  /// The server of recent connections' PDUs, by connection and side, while nothing that
+  /// names servers changed (`namingGeneration`).
+  private var recentServers = RecentByConnection<Int>()
+  /// Bumped whenever a server's key can come out differently (a local address learned,
+  /// the resolver's keys changed: `resolverVersion`).
   private var namingGeneration = 0
+  private var resolverVersion = 0
 
   struct Bearer: Hashable {
     var connection: Int
@@ -97,14 +98,21 @@ public struct GATTTracker {
       return
     }
     let index: Int
-    let hostServer = isHostServer(record, att.opcode)
-    if let last = lastConnection, last.id == conn.id, last.hostServer == hostServer,
-      last.generation == namingGeneration, last.resolver == resolver.version
-    {
-      index = last.index
+    if resolver.version != resolverVersion {
+      resolverVersion = resolver.version
+      namingGeneration += 1
+    }
+    let side = conn.id << 1 | (isHostServer(record, att.opcode) ? 1 : 0)
+    if let known = recentServers.value(for: side, version: namingGeneration) {
+      index = known
     } else {
       index = server(for: serverKey(conn, record: record, opcode: att.opcode, resolver: &resolver))
-      lastConnection = (conn.id, hostServer, namingGeneration, resolver.version, index)
+      // `serverKey` may have changed the resolver (its first use of a key).
+      if resolver.version != resolverVersion {
+        resolverVersion = resolver.version
+        namingGeneration += 1
+      }
+      recentServers.set(index, for: side, version: namingGeneration)
     }
     let bearer = Bearer(connection: conn.id, cid: l2cap.cid)
     // `analyzed` changes below, so the payload is reached without borrowing it.
@@ -112,8 +120,8 @@ public struct GATTTracker {
       // The database changes in place in the array, so its tables are not copied.
       analyzed.learnedAttributes = Self.learn(att, bytes, analyzed.exchange, into: &servers[index].database)
       if let handle = analyzed.attHandle ?? att.handle, !Self.searchesRange(att) {
-        analyzed.attribute = servers[index].database.lookup(handle, names: library)
-        analyzed.awaitsName = analyzed.attribute?.uuid == nil
+        analyzed.attributeReference = servers[index].database.lookupReference(handle, names: library)
+        analyzed.awaitsName = analyzed.withAttribute { $0.uuid == nil } ?? true
       }
       assemble(record, att, bytes, bearer, server: index, &analyzed)
       decodeValue(att, bytes, &analyzed)
@@ -333,7 +341,8 @@ public struct GATTTracker {
   /// are decoded once assembled; a Read Response that may continue in Read Blobs is
   /// decoded without a complaint about a short value.
   private func decodeValue(_ att: ATTPDU, _ bytes: UnsafeRawBufferPointer, _ analyzed: inout AnalyzedRecord) {
-    guard let format = analyzed.attribute?.format else { return }
+    // Most attributes have no format: that is found without copying one.
+    guard analyzed.withAttribute({ $0.format != nil }) == true, let format = analyzed.attribute?.format else { return }
     let range: ByteRange
     switch att.parameters {
     case .handleValue(_, let value), .signedWrite(_, let value, _): range = value

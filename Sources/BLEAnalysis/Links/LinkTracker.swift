@@ -124,10 +124,25 @@ public struct AnalyzedRecord: Sendable {
   public var endedConnection: ConnectionRef?
   /// What the ATT PDU's handle is in its server's GATT database (GATTTracker). Held
   /// unowned: the database keeps every attribute it handed out for as long as it lives.
-  public unowned(unsafe) var attribute: GATTAttribute?
+  public var attribute: GATTAttribute? {
+    get { attributeReference?.takeUnretainedValue() }
+    set { attributeReference = newValue.map { Unmanaged.passUnretained($0) } }
+  }
+  /// The same, for the record path to read without retaining it (`withAttribute`).
+  public var attributeReference: Unmanaged<GATTAttribute>?
+
+  /// `body` of the attribute, read without retaining it; nil when there is none.
+  @inlinable public func withAttribute<R>(_ body: (GATTAttribute) -> R) -> R? {
+    attributeReference?._withUnsafeGuaranteedRef(body)
+  }
   /// The name of the connection's peer, as far as the capture told it so far. Held
   /// unowned, like `attribute`: the analyzer keeps every name it handed out.
-  public unowned(unsafe) var peerName: PeerName?
+  public var peerName: PeerName? {
+    get { peerNameReference?.takeUnretainedValue() }
+    set { peerNameReference = newValue.map { Unmanaged.passUnretained($0) } }
+  }
+  /// The same, for the record path to read without retaining it.
+  public var peerNameReference: Unmanaged<PeerName>?
   /// The record's entry in `analyzedExtrasTable`, 0 for none.
   public private(set) var extrasID: UInt32 = 0
 

@@ -33,7 +33,8 @@ struct PeerNameTracker {
   static let maxNames = 4_096
   /// Changes whenever a name is learned, so the last answer can be kept.
   private var version = 0
-  private var last: (conn: Int, version: Int, name: PeerName?)?
+  /// The names of recent connections (nil: none known), as of `version`.
+  private var recent = RecentByConnection<Unmanaged<PeerName>?>()
   static let deviceName = BluetoothUUID(uuid16: 0x2A00)
 
   func advertisedName(of address: DeviceAddress) -> String? { advertised[address]?.name.name }
@@ -46,13 +47,13 @@ struct PeerNameTracker {
     if let opcode = analyzed.decoded.att?.opcode, opcode == .readResponse || opcode == .readByTypeResponse {
       learnDeviceName(analyzed.decoded.att!, record, analyzed, conn: id)
     }
-    // Most records belong to the connection before them, whose name is already known.
-    if let last, last.conn == id, last.version == version {
-      analyzed.peerName = last.name
+    // Most records belong to a connection of the last few, whose name is already known.
+    if let known = recent.value(for: id, version: version) {
+      analyzed.peerNameReference = known
       return
     }
     let name = read[id] ?? analyzed.conn?.peer.flatMap { advertised[$0]?.name }
-    last = (id, version, name)
+    recent.set(name.map { Unmanaged.passUnretained($0) }, for: id, version: version)
     analyzed.peerName = name
   }
 

@@ -19,13 +19,15 @@ struct VendorTracker {
   static let maximumConnections = 16_384
 
   mutating func analyze(_ record: Record, _ analyzed: inout AnalyzedRecord) {
-    if let attribute = analyzed.attribute {
-      let identity = ObjectIdentifier(attribute)
+    if let reference = analyzed.attributeReference {
+      let identity = ObjectIdentifier(reference.takeUnretainedValue())
       if identity != lastAttribute {
         lastAttribute = identity
-        lastRole = VendorCharacteristic(uuid: attribute.uuid, characteristic: attribute.characteristic)
+        lastRole = reference._withUnsafeGuaranteedRef {
+          VendorCharacteristic(uuid: $0.uuid, characteristic: $0.characteristic)
+        }
       }
-      if let role = lastRole { decode(role, attribute, record, &analyzed) }
+      if let role = lastRole { decode(role, reference.takeUnretainedValue(), record, &analyzed) }
     } else if let ended = analyzed.endedConnection {
       end(ended, at: record.timestamp.unixMicroseconds, &analyzed)
     }

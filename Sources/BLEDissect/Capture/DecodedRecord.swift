@@ -99,6 +99,9 @@ public struct DecodedRecord: Sendable {
   /// Whether there is any diagnostic, without copying the list.
   public var hasDiagnostics: Bool { extrasID != 0 && !extras.diagnostics.isEmpty }
 
+  /// How many diagnostics there are, without copying the list.
+  public var diagnosticCount: Int { extrasID == 0 ? 0 : extras.diagnostics.count }
+
   /// The reports of an advertising report event, with their AD structures.
   public var advertising: [AdvertisingReport]? {
     get { extrasID == 0 ? nil : extras.advertising }

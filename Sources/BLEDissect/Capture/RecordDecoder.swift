@@ -14,6 +14,14 @@ public struct RecordDecoder {
   private var pendingSDUs: Set<ReassemblyGroup> = []
   private var advertising = AdvertisingDecoder()
   var linkLayer = LinkLayerDecoder()
+  /// Where the layers' decoders put their diagnostics before the record takes them: one
+  /// array kept for every record, rather than one made and freed per layer.
+  private var scratch: [Diagnostic] = []
+
+  /// `scratch`, emptied.
+  private mutating func clearScratch() {
+    if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
+  }
 
   public init() {}
 
@@ -51,16 +59,16 @@ public struct RecordDecoder {
     let raw = UnsafeRawBufferPointer(record.bytes)
     decoded.hci = HCILayer(type: type)
     var payloadStart = 0
-    var diagnostics: [Diagnostic] = []
+    clearScratch()
     do throws(DecodeError) {
       var c = ByteCursor(raw.bytes, layer: type == .acl ? .acl : .hci)
       decoded.hci = try HCILayer.parse(
         type: type, &c, cut: record.originalLength - record.bytes.count, acl: &decoded.acl,
-        diagnostics: &diagnostics)
+        diagnostics: &scratch)
       payloadStart = c.offset
-      decoded.add(diagnostics)
+      decoded.add(scratch)
     } catch {
-      decoded.add(diagnostics)
+      decoded.add(scratch)
       // A record cut by its source ends early by design; that is not malformed.
       if !record.isCutBySource {
         decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))
@@ -165,9 +173,9 @@ public struct RecordDecoder {
     let key = key ?? ACLKey(adapter: record.adapter, handle: acl.handle, direction: record.direction)
     let isStart = acl.pb != 1
     let cut = record.originalLength - record.bytes.count
-    var diagnostics: [Diagnostic] = []
-    let result = aclReassembler.add(key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &diagnostics)
-    decoded.add(diagnostics)
+    clearScratch()
+    let result = aclReassembler.add(key, pb: acl.pb, fragment: fragment, cutBySource: cut, diagnostics: &scratch)
+    decoded.add(scratch)
     // Most PDUs fit one fragment: the pending table is touched only when one does not.
     var fragments = 1
     var group: ReassemblyGroup?
@@ -207,7 +215,7 @@ public struct RecordDecoder {
     _ buffer: UnsafeRawBufferPointer, pduStart: Int, key: ACLKey, group: ReassemblyGroup?, fragments: Int,
     isCut: Bool, into decoded: inout DecodedRecord
   ) {
-    let diagnosticsBefore = decoded.diagnostics.count
+    let diagnosticsBefore = decoded.diagnosticCount
     var prohibited = false
     defer {
       // Bytes the capture source left out are not malformed: keep only what it says.
@@ -329,19 +337,21 @@ public struct RecordDecoder {
             "\(channels.maxChannels) l2cap channel endpoints are open, the limit: this channel is not followed"))
       }
     }
-    var diagnostics: [Diagnostic] = []
-    defer { decoded.add(diagnostics) }
+    clearScratch()
+    defer { decoded.add(scratch) }
     do throws(DecodeError) {
       if carriesATT {
-        decoded.att = try ATTPDU.decode(&c, diagnostics: &diagnostics)
+        decoded.att = try ATTPDU.decode(&c, diagnostics: &scratch)
       } else if isSignaling {
+        var diagnostics: [Diagnostic] = []
+        defer { scratch = diagnostics }
         try L2CAPSignalingPDU.decodeAll(&c, cid: cid, isCut: isCut, diagnostics: &diagnostics) { pdu in
           if decoded.signaling == nil { decoded.signaling = pdu }
           channels.observe(pdu, adapter: key.adapter, handle: key.handle, direction: key.direction, bytes: buffer)
           if channels.takeRefusal() { refusedChannel = true }
         }
       } else if isSMP {
-        decoded.smp = try SMPPDU.decode(&c, diagnostics: &diagnostics)
+        decoded.smp = try SMPPDU.decode(&c, diagnostics: &scratch)
       }
     } catch {
       decoded.diagnostics.append(Diagnostic(id: error.diagnosticID, severity: .warning, error.description))

@@ -5,9 +5,13 @@ import Synchronization
 /// with the same UUID. Built-ins are parsed lazily, one header's block at a time, the
 /// first time their UUID is asked for; only the header lines are read up front.
 public struct DissectorLibrary: Sendable {
-  /// Formats by the 128-bit value of their (normalized) UUID.
-  let entries: [UInt128: Entry]
+  /// Formats by the 128-bit value of their (normalized) UUID; nil for the built-ins
+  /// alone, whose index is made the first time a UUID is asked for.
+  private let ownEntries: [UInt128: Entry]?
   let cache: FormatCache
+
+  /// Formats by the 128-bit value of their (normalized) UUID.
+  var entries: [UInt128: Entry] { ownEntries ?? Self.builtinEntries }
 
   enum Entry: Sendable {
     /// A user's format, parsed when it was loaded.
@@ -34,10 +38,14 @@ public struct DissectorLibrary: Sendable {
   }
 
   /// The formats of Dissectors/ shipped in the binary.
-  public static let builtin = DissectorLibrary(entries: builtinIndex(BuiltinFiles.all))
+  public static let builtin = DissectorLibrary(entries: nil)
 
-  init(entries: [UInt128: Entry]) {
-    self.entries = entries
+  /// The index of the built-ins, made on first use: a run that names no UUID (a capture
+  /// without GATT) does not pay for it at start-up.
+  static let builtinEntries = builtinIndex(BuiltinFiles.all)
+
+  init(entries: [UInt128: Entry]?) {
+    ownEntries = entries
     cache = FormatCache()
   }
 
