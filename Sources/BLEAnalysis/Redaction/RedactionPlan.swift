@@ -20,7 +20,7 @@ import BLEDissect
 /// - An air packet whose PDU changed gets its CRC moved by the change, so a good CRC
 ///   stays good and a bad one stays bad.
 public struct RedactionPlan {
-  let edits: EditList
+  private var edits: EditList
   /// Original → pseudonym, in the order the originals first appear.
   public let addresses: [(original: DeviceAddress, redacted: DeviceAddress)]
   /// IRKs, most significant octet first.
@@ -42,7 +42,7 @@ public struct RedactionPlan {
   /// Frames with octets no decoder could read, by reason (a diagnostic id, or
   /// `hci.vendor`, `monitor.mgmt`, `redact.unmapped`): only the sweep went over them.
   public let unparsed: [(reason: String, frames: [Int])]
-  let llRegions: [Int: Range<Int>]
+  private var llRegions: FrameRanges
   private let addressTable: [DeviceAddress: DeviceAddress]
   private let keyTable: [[UInt8]: [UInt8]]
   private let nameTable: [[UInt8]: [UInt8]]
@@ -53,8 +53,8 @@ public struct RedactionPlan {
   init(
     edits: EditList, addresses: [DeviceAddress], identityKeys: [[UInt8]], names: [[UInt8]],
     identifiers: [(IdentifierKind, [UInt8])] = [], secrets: Set<[UInt8]>, counts: [RedactionKind: Int],
-    unparsed: [String: [Int]], llRegions: [Int: Range<Int>], values: [ValueKey: ValueTally] = [:],
-    spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = [],
+    unparsed: [String: [Int]], llRegions: FrameRanges, values: [ValueKey: ValueTally] = [:],
+    spannedValues: SpannedValues = .init(),
     damaged: DamagedTally = .init(), options: RedactionSurvey.Options = .init()
   ) {
     var edits = edits
@@ -118,11 +118,12 @@ public struct RedactionPlan {
     self.sweeper = sweeper
     self.valueSweeper = valueSweeper
     // Kept values that span records: swept whole, and patched where they changed.
-    for (pieces, original) in spannedValues {
+    var spannedCounts: [RedactionKind: Int] = [:]
+    spannedValues.forEach { pieces, original in
       var swept = original
       let found = valueSweeper.sweep(&swept, in: 0..<swept.count)
-      guard !found.isEmpty else { continue }
-      for (kind, count) in found { self.counts[kind, default: 0] += count }
+      guard !found.isEmpty else { return }
+      spannedCounts.merge(found, uniquingKeysWith: +)
       for (segment, valueOffset) in pieces {
         let part = valueOffset..<valueOffset + segment.count
         guard swept[part] != original[part] else { continue }
@@ -132,6 +133,7 @@ public struct RedactionPlan {
             valueOffset: 0))
       }
     }
+    self.counts.merge(spannedCounts, uniquingKeysWith: +)
     edits.sort()
     self.edits = edits
   }
@@ -141,7 +143,7 @@ public struct RedactionPlan {
 
   /// Patches the bytes of record `frame`: its edits, the sweep, and its CRC.
   public mutating func apply(frame: Int, to bytes: inout [UInt8]) {
-    let region = llRegions[frame]
+    let region = llRegions.range(of: frame)
     let before = region != nil ? bytes : []
     let own = edits.run(of: frame)
     for edit in own where edit.value != .keptValue {

@@ -1,125 +1,6 @@
 import BLECapture
 import BLEDissect
 
-/// How an address is written where it was found.
-enum AddressForm: Hashable, Sendable {
-  /// Six octets, least significant first, as HCI, SMP and the link layer carry it.
-  case littleEndian
-  /// Six octets, most significant first.
-  case bigEndian
-  /// `D4:36:39:67:A2:61`.
-  case upperText
-  /// `d4:36:39:67:a2:61`.
-  case lowerText
-}
-
-/// What goes in place of a field.
-enum RedactionValue: Hashable, Sendable {
-  /// The address's pseudonym, written as the original was.
-  case address(DeviceAddress, AddressForm)
-  /// Filler octets.
-  case filler
-  /// The made-up key standing for this IRK (most significant octet first; written
-  /// least significant first, as on the wire).
-  case identityKey([UInt8])
-  /// `device-N` for this name, padded with NULs to its length.
-  case name([UInt8])
-  /// `serial-N` (or another kind's pseudonym) for this text, padded with NULs.
-  case identifier(IdentifierKind, [UInt8])
-  /// These octets.
-  case literal([UInt8])
-  /// A value kept: swept in place for addresses (any spelling, or their last three
-  /// octets), names and serial numbers.
-  case keptValue
-}
-
-/// One piece of a field to overwrite in record `frame`: `count` octets at `offset`,
-/// taken from `valueOffset` of the field's replacement (a field that spans fragments
-/// is several pieces).
-struct RedactionEdit: Sendable {
-  var frame: Int
-  var offset: Int
-  var count: Int
-  var value: RedactionValue
-  var valueOffset: Int
-}
-
-/// The edits of every record in one array (a capture may have one per record, so each
-/// is kept in 20 octets, its value an index into a table of the distinct values):
-/// appended as the survey finds them, then sorted by frame, keeping the order of a
-/// record's own edits, for pass 2 to find each record's run.
-struct EditList: Sendable {
-  private struct Stored: Sendable {
-    var frame: Int32
-    var offset: Int32
-    var count: Int32
-    var valueOffset: Int32
-    var value: UInt32
-  }
-
-  private var items: [Stored] = []
-  /// The distinct values, filler and kept values first.
-  private var values: [RedactionValue] = [.filler, .keptValue]
-  private var valueIndex: [RedactionValue: UInt32] = [.filler: 0, .keptValue: 1]
-
-  var count: Int { items.count }
-
-  private mutating func index(of value: RedactionValue) -> UInt32 {
-    if let index = valueIndex[value] { return index }
-    values.append(value)
-    valueIndex[value] = UInt32(values.count - 1)
-    return UInt32(values.count - 1)
-  }
-
-  private func edit(_ stored: Stored) -> RedactionEdit {
-    RedactionEdit(
-      frame: Int(stored.frame), offset: Int(stored.offset), count: Int(stored.count), value: values[Int(stored.value)],
-      valueOffset: Int(stored.valueOffset))
-  }
-
-  /// Adds `edit`; returns its index, valid until `sort`.
-  mutating func append(_ edit: RedactionEdit) -> Int {
-    let value = index(of: edit.value)
-    items.append(
-      Stored(
-        frame: Int32(truncatingIfNeeded: edit.frame), offset: Int32(truncatingIfNeeded: edit.offset),
-        count: Int32(truncatingIfNeeded: edit.count), valueOffset: Int32(truncatingIfNeeded: edit.valueOffset),
-        value: value))
-    return items.count - 1
-  }
-
-  /// Gives the edit at `index` a new value, read from `offset` further into it.
-  mutating func replace(_ index: Int, with value: RedactionValue, from offset: Int) {
-    items[index].value = self.index(of: value)
-    items[index].valueOffset += Int32(truncatingIfNeeded: offset)
-  }
-
-  /// In frame order; the sort is stable, so a record's edits keep theirs.
-  mutating func sort() {
-    items.sort { $0.frame < $1.frame }
-  }
-
-  /// Every edit, in the order they are kept.
-  var all: some Sequence<RedactionEdit> { items.lazy.map(edit) }
-
-  /// The edits of `frame` (once sorted).
-  func run(of frame: Int) -> [RedactionEdit] {
-    let frame = Int32(truncatingIfNeeded: frame)
-    var low = 0
-    var high = items.count
-    while low < high {
-      let middle = (low + high) / 2
-      if items[middle].frame < frame { low = middle + 1 } else { high = middle }
-    }
-    var run: [RedactionEdit] = []
-    while low < items.count, items[low].frame == frame {
-      run.append(edit(items[low]))
-      low += 1
-    }
-    return run
-  }
-}
-
 /// The first pass of `redact`: reads every analyzed record and finds, with the
 /// decoders' byte ranges, each field to replace, mapped back to the records that
 /// carry its octets (a field of a PDU put together from fragments is patched in the
@@ -137,7 +18,7 @@ public struct RedactionSurvey {
   /// Frames with bytes no decoder could read, by the reason (a diagnostic id).
   var unparsed: [String: [Int]] = [:]
   /// The PDU (header and payload) of each air packet whose CRC follows it.
-  var llRegions: [Int: Range<Int>] = [:]
+  var llRegions = FrameRanges()
   private var fragments = FragmentTracker()
   /// The last data packet each way of each connection heard on air: a retransmission
   /// repeats it.
@@ -153,9 +34,17 @@ public struct RedactionSurvey {
   var values: [ValueKey: ValueTally] = [:]
   /// Kept values whose octets span several records: swept once the plan knows
   /// every original (`RedactionPlan`), then patched piece by piece.
-  var spannedValues: [(pieces: [(segment: Segment, valueOffset: Int)], bytes: [UInt8])] = []
+  var spannedValues = SpannedValues()
   /// Air packets with a bad CRC, and the octets of theirs that were blanked.
   var damaged = DamagedTally()
+
+  /// The octets the survey holds for what it has seen, about: the edits and every
+  /// table that may grow with the capture (a test holds it to a few octets a record).
+  var retainedBytes: Int {
+    edits.retainedBytes + textParts.capacity * 24 + textParts.values.reduce(0) { $0 + 32 + $1.capacity * 16 }
+      + unparsed.values.reduce(0) { $0 + 32 + $1.capacity * 8 } + llRegions.retainedBytes
+      + copies.capacity * 40 + spannedValues.retainedBytes
+  }
 
   struct LLStream: Hashable {
     var connection: UInt16
@@ -723,7 +612,7 @@ public struct RedactionSurvey {
     if pieces.count == 1 {
       _ = add(nil, .keptValue, range, map)
     } else {
-      spannedValues.append((pieces, Array(bytes[range])))
+      spannedValues.append(pieces, bytes[range])
     }
   }
 
@@ -746,7 +635,7 @@ public struct RedactionSurvey {
     let whole = SegmentMap(frame: record.frame, count: raw.count)
     if let offset = ll.pduOffset, ll.crc != nil, offset + 2 <= raw.count {
       let end = offset + 2 + Int(raw[offset + 1])
-      if end + 3 <= raw.count { llRegions[record.frame] = offset..<end }
+      if end + 3 <= raw.count { llRegions.add(offset..<end, frame: record.frame) }
     }
     if ll.radio.crc == .bad {
       damaged.packets += 1
@@ -874,7 +763,7 @@ public struct RedactionSurvey {
     var nameSeen: Set<[UInt8]> = []
     var identifiers: [(IdentifierKind, [UInt8])] = []
     var identifierSeen: Set<IdentifierText> = []
-    for edit in edits.all {
+    edits.forEach { edit in
       switch edit.value {
       case .name(let name) where nameSeen.insert(name).inserted: names.append(name)
       case .identifier(let kind, let text) where identifierSeen.insert(IdentifierText(kind: kind, text: text)).inserted:
