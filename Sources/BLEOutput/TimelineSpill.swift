@@ -17,6 +17,8 @@ public final class TimelineSpill: @unchecked Sendable {
     var tail: SpillFile.Piece
     var security: SpillFile.Piece?
     var reconnect: (gap: Int64, next: Int)?
+    /// Text: the transfer verdicts are in `tail` (otherwise they come from the end's report).
+    var verdicts = false
   }
 
   /// What JSON's sections take from the spill.
@@ -52,17 +54,23 @@ public final class TimelineSpill: @unchecked Sendable {
   /// Transactions and pairs written to the file, for tests.
   public var piecesWritten: Int { transactions.count + pairs.count }
 
-  /// A connection that retired (in the order they began).
-  public func add(_ c: ConnectionTimeline) {
+  /// A connection that retired (in the order they began); text: `throughput` has its
+  /// transfers when they are all judged (`ThroughputBuilder.retire(connection:)`).
+  public func add(_ c: ConnectionTimeline, throughput: ThroughputReport? = nil) {
     index.add(c)
     let reconnect = c.reconnectGapMicroseconds.flatMap { gap in c.reconnectedAs.map { (gap, $0) } }
     switch format {
     case .text:
       let head = spill.write { TimelineText.appendHead(c, start: start ?? 0, verbose: verbose, into: &$0) }
-      let tail = spill.write { TimelineText.appendSummary(c, into: &$0) }
+      let tail = spill.write {
+        TimelineText.appendSummary(c, into: &$0)
+        TimelineText.appendThroughput(throughput, id: c.ref.id, verbose: verbose, into: &$0)
+      }
       let security = spill.write { TimelineText.appendSecurity(c, into: &$0) }
       connections.append(
-        Connection(id: c.ref.id, key: c.itemKey, head: head, tail: tail, security: security, reconnect: reconnect))
+        Connection(
+          id: c.ref.id, key: c.itemKey, head: head, tail: tail, security: security, reconnect: reconnect,
+          verdicts: throughput != nil))
     case .json, .ndjson:
       let tagged = format == .ndjson
       var keys = JSONKeys()
@@ -127,7 +135,7 @@ public final class TimelineSpill: @unchecked Sendable {
           let reconnect = reconnect(c, timeline)
           TimelineText.appendReconnect(gap: reconnect.gap, next: reconnect.next, into: &out)
           reader.copy(c.tail, into: &out)
-          TimelineText.appendThroughput(throughput, id: c.id, verbose: verbose, into: &out)
+          if !c.verdicts { TimelineText.appendThroughput(throughput, id: c.id, verbose: verbose, into: &out) }
           if let security = c.security { reader.copy(security, into: &out) }
         case .attempt(let i): TimelineText.appendAttempt(timeline.attempts[i], start: start, into: &out)
         }

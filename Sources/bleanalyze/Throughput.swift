@@ -63,7 +63,7 @@ extension TimelineContext {
   /// builder; `each` also sees every analyzed record.
   func throughput(
     of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in },
-    retired: ((ConnectionTimeline) -> Void)? = nil
+    retired: ((ConnectionTimeline, inout ThroughputBuilder) -> Void)? = nil
   ) -> (timeline: Timeline, summary: CaptureSummary, throughput: ThroughputReport) {
     var builder = ThroughputBuilder()
     let read = timeline(
@@ -71,7 +71,7 @@ extension TimelineContext {
       { record, analyzed in
         builder.add(record, analyzed)
         each(record, analyzed)
-      }, retired: retired)
+      }, retired: retired.map { retired in { retired($0, &builder) } })
     return (read.timeline, read.summary, builder.finish())
   }
 }

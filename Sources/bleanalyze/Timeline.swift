@@ -77,7 +77,10 @@ struct TimelineCommand: ParsableCommand {
       guard verdicts else {
         return (context.timeline(of: opened.source, label: path, each, retired: retired), nil, spill)
       }
-      let analyzed = context.throughput(of: opened.source, label: path, each, retired: retired)
+      // Each connection's transfer verdicts go with it, once its transfers are judged.
+      let analyzed = context.throughput(of: opened.source, label: path, each) { connection, throughput in
+        spill?.add(connection, throughput: throughput.retire(connection: connection.ref.id))
+      }
       return ((analyzed.timeline, analyzed.summary), analyzed.throughput, spill)
     } render: { path, opened, analyzed, out in
       let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.read.summary)
