@@ -25,21 +25,31 @@ public struct TimelineRenderer {
     self.multipleFiles = multipleFiles
   }
 
-  /// `throughput` adds each connection's transfer verdicts to the text.
+  /// `throughput` adds each connection's transfer verdicts to the text. With `spill`, the
+  /// connections retired from the timeline are there (`TimelineSpill`, made with this
+  /// renderer's format, verbosity and the file when there are several).
   public mutating func render(
     path: String, _ timeline: Timeline, capture: CaptureInfo, throughput: ThroughputReport? = nil,
-    into out: inout OutputBuffer
+    spill: TimelineSpill? = nil, into out: inout OutputBuffer
   ) {
     let file = multipleFiles ? path : nil
     switch format {
     case .text:
-      LinePainter.report(path: path, format: capture.format, color: color, into: &out) { out in
-        TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
+      guard let spill else {
+        return LinePainter.report(path: path, format: capture.format, color: color, into: &out) { out in
+          TimelineText.append(timeline, verbose: verbose, throughput: throughput, into: &out)
+        }
       }
+      LinePainter.report(path: path, format: capture.format, color: false, into: &out) { _ in }
+      spill.appendText(timeline, throughput: throughput, color: color, into: &out)
     case .json:
-      json.collect(timeline, file: file, capture: capture)
+      json.collect(timeline, file: file, capture: capture, spill: spill)
     case .ndjson:
-      TimelineJSON.appendLines(timeline, file: file, into: &out)
+      if let spill {
+        spill.appendLines(timeline, into: &out)
+      } else {
+        TimelineJSON.appendLines(timeline, file: file, into: &out)
+      }
       out.append("{\"type\":\"capture\"")
       var k = JSONKeys(following: 1)
       capture.appendFields(&k, into: &out)
@@ -297,15 +307,22 @@ extension Timeline {
   /// Connections and attempts in the order they began (a connection at its Create
   /// Connection); `allAttempts: false` leaves out the attempts that made a connection.
   func items(allAttempts: Bool) -> [TimelineItem] {
-    var items: [(frame: Int, item: TimelineItem)] =
-      connections.indices.map {
-        (connections[$0].attempt?.create.frame ?? connections[$0].first.frame, .connection($0))
-      }
+    items(connectionKeys: connections.map(\.itemKey), allAttempts: allAttempts)
+  }
+
+  /// The same for connections that sort at `connectionKeys` (`itemKey`), in their order.
+  func items(connectionKeys: [Int], allAttempts: Bool) -> [TimelineItem] {
+    var items: [(frame: Int, item: TimelineItem)] = connectionKeys.enumerated().map { ($1, .connection($0)) }
     items += attempts.indices.filter { allAttempts || attempts[$0].connection == nil }.map {
       (attempts[$0].create.frame, .attempt($0))
     }
     return items.sorted { $0.frame < $1.frame }.map(\.item)
   }
+}
+
+extension ConnectionTimeline {
+  /// Where the connection sorts among connections and attempts: its Create Connection.
+  var itemKey: Int { attempt?.create.frame ?? first.frame }
 }
 
 // MARK: - Text
@@ -363,6 +380,15 @@ enum TimelineText {
     _ c: ConnectionTimeline, start: Int64, verbose: Bool, throughput: ThroughputReport? = nil,
     into out: inout OutputBuffer
   ) {
+    appendHead(c, start: start, verbose: verbose, into: &out)
+    appendReconnect(gap: c.reconnectGapMicroseconds, next: c.reconnectedAs, into: &out)
+    appendSummary(c, into: &out)
+    appendThroughput(throughput, id: c.ref.id, verbose: verbose, into: &out)
+    appendSecurity(c, into: &out)
+  }
+
+  /// The connection's heading and events: what comes before its reconnect.
+  static func appendHead(_ c: ConnectionTimeline, start: Int64, verbose: Bool, into out: inout OutputBuffer) {
     out.append("Connection #")
     out.appendDecimal(c.ref.id)
     out.append("  handle 0x")
@@ -386,15 +412,30 @@ enum TimelineText {
       out.append("\n")
     }
     if c.disconnect == nil { out.append("  still connected when the capture ended\n") }
-    if let gap = c.reconnectGapMicroseconds, let next = c.reconnectedAs {
-      out.append(string: "  reconnected as #\(next) " + Milliseconds.text(gap) + " later\n")
-    }
+  }
+
+  /// `  reconnected as #5 1.200 ms later`.
+  static func appendReconnect(gap: Int64?, next: Int?, into out: inout OutputBuffer) {
+    guard let gap, let next else { return }
+    out.append(string: "  reconnected as #\(next) " + Milliseconds.text(gap) + " later\n")
+  }
+
+  /// The connection's summary line.
+  static func appendSummary(_ c: ConnectionTimeline, into out: inout OutputBuffer) {
     out.append("  ")
     out.append(string: summary(c))
     out.append("\n")
-    for line in throughput.map({ ThroughputText.storyLines($0, connection: c.ref.id, verbose: verbose) }) ?? [] {
+  }
+
+  /// The transfer verdicts of connection `id`.
+  static func appendThroughput(_ throughput: ThroughputReport?, id: Int, verbose: Bool, into out: inout OutputBuffer) {
+    for line in throughput.map({ ThroughputText.storyLines($0, connection: id, verbose: verbose) }) ?? [] {
       out.append(string: "  " + line + "\n")
     }
+  }
+
+  /// The security summary, and the blank line that ends the connection.
+  static func appendSecurity(_ c: ConnectionTimeline, into out: inout OutputBuffer) {
     if let security = c.security {
       out.append(string: "  security: " + security.headline + "\n")
       for line in security.detailLines { out.append(string: "    " + line + "\n") }
@@ -527,8 +568,14 @@ struct JSONKeys {
 struct ConnectionIndex {
   private var byID: [Int: (ref: ConnectionRef, peerName: String?)] = [:]
 
+  init() {}
+
   init(_ timeline: Timeline) {
-    for connection in timeline.connections { byID[connection.ref.id] = (connection.ref, connection.peerName) }
+    for connection in timeline.connections { add(connection) }
+  }
+
+  mutating func add(_ connection: ConnectionTimeline) {
+    byID[connection.ref.id] = (connection.ref, connection.peerName)
   }
 
   subscript(id: Int) -> (ref: ConnectionRef, peerName: String?)? { byID[id] }
@@ -536,32 +583,42 @@ struct ConnectionIndex {
 
 struct TimelineJSON {
   private var timelines: [(Timeline, String?)] = []
+  private var spills: [TimelineSpill?] = []
   private var captures: [CaptureInfo] = []
 
-  mutating func collect(_ timeline: Timeline, file: String?, capture: CaptureInfo) {
+  /// `spill`: the capture's retired connections, their transactions and pairs.
+  mutating func collect(_ timeline: Timeline, file: String?, capture: CaptureInfo, spill: TimelineSpill? = nil) {
     timelines.append((timeline, file))
+    spills.append(spill)
     captures.append(capture)
   }
 
   func appendDocument(into out: inout OutputBuffer) {
     out.appendDocumentHeader(.timeline)
-    let indexes = timelines.map { ConnectionIndex($0.0) }
-    appendSection(",\"connections\":[", \.connections) { Self.appendConnection($0, file: $1, into: &$3) }
-    appendSection(",\"connection_attempts\":[", \.attempts) { Self.appendAttempt($0, file: $1, $2, into: &$3) }
-    appendSection(",\"transactions\":[", \.transactionsInOrder) { Self.appendTransaction($0, file: $1, $2, into: &$3) }
-    appendSection(",\"pairs\":[", \.pairs) { Self.appendPair($0, file: $1, $2, into: &$3) }
-    appendSection(",\"adapter_events\":[", \.adapterEvents) { Self.appendAdapterEvent($0, file: $1, into: &$3) }
+    let indexes = zip(timelines, spills).map { $1?.index(of: $0.0) ?? ConnectionIndex($0.0) }
+    appendSection(",\"connections\":[", \.connections, .connections) { Self.appendConnection($0, file: $1, into: &$3) }
+    appendSection(",\"connection_attempts\":[", \.attempts, nil) { Self.appendAttempt($0, file: $1, $2, into: &$3) }
+    appendSection(",\"transactions\":[", \.transactionsInOrder, .transactions) {
+      Self.appendTransaction($0, file: $1, $2, into: &$3)
+    }
+    appendSection(",\"pairs\":[", \.pairs, .pairs) { Self.appendPair($0, file: $1, $2, into: &$3) }
+    appendSection(",\"adapter_events\":[", \.adapterEvents, nil) { Self.appendAdapterEvent($0, file: $1, into: &$3) }
     out.appendCapturesJSON(captures)
     out.append("}\n")
 
-    /// `key`, then the items of every capture, each with its capture's file.
+    /// `key`, then the items of every capture, each with its capture's file (those of a
+    /// capture's spill in `spilled`, written already).
     func appendSection<S: Sequence>(
-      _ key: StaticString, _ items: (Timeline) -> S,
+      _ key: StaticString, _ items: (Timeline) -> S, _ spilled: TimelineSpill.Section?,
       _ append: (S.Element, String?, ConnectionIndex, inout OutputBuffer) -> Void
     ) {
       out.append(key)
       var first = true
-      for ((timeline, file), index) in zip(timelines, indexes) {
+      for (((timeline, file), index), spill) in zip(zip(timelines, indexes), spills) {
+        if let spill, let spilled {
+          spill.copy(spilled, timeline: timeline, first: &first, into: &out)
+          continue
+        }
         for item in items(timeline) {
           if !first { out.append(",") }
           first = false
@@ -629,6 +686,21 @@ struct TimelineJSON {
   static func appendConnection(
     _ c: ConnectionTimeline, file: String?, type: Bool = false, into out: inout OutputBuffer
   ) {
+    var k = appendHead(c, file: file, type: type, into: &out)
+    appendReconnect(gap: c.reconnectGapMicroseconds, next: c.reconnectedAs, &k, into: &out)
+    appendTail(c, &k, into: &out)
+  }
+
+  /// `"reconnect_gap_ms":…,"reconnected_as":…`.
+  static func appendReconnect(gap: Int64?, next: Int?, _ k: inout JSONKeys, into out: inout OutputBuffer) {
+    k.milliseconds("reconnect_gap_ms", gap, into: &out)
+    k.integer("reconnected_as", next, into: &out)
+  }
+
+  /// The connection's object up to its reconnect (open, with keys written).
+  static func appendHead(
+    _ c: ConnectionTimeline, file: String?, type: Bool = false, into out: inout OutputBuffer
+  ) -> JSONKeys {
     var k = begin("connection", file, type, into: &out)
     k.integer("id", c.ref.id, into: &out)
     k.integer("adapter", c.ref.adapter, into: &out)
@@ -717,8 +789,11 @@ struct TimelineJSON {
       d.integer("command_frame", disconnect.command?.frame, into: &out)
       d.integer("command_reason", disconnect.commandReason, into: &out)
     }
-    k.milliseconds("reconnect_gap_ms", c.reconnectGapMicroseconds, into: &out)
-    k.integer("reconnected_as", c.reconnectedAs, into: &out)
+    return k
+  }
+
+  /// The rest of the connection's object after its reconnect, and its end.
+  static func appendTail(_ c: ConnectionTimeline, _ k: inout JSONKeys, into out: inout OutputBuffer) {
     k.integer("first_frame", c.first.frame, into: &out)
     k.integer("last_frame", c.last.frame, into: &out)
     k.integer("att_pdus", c.attCounts.values.reduce(0, +), into: &out)

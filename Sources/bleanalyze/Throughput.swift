@@ -62,13 +62,16 @@ extension TimelineContext {
   /// Reads every record of `source` through the analysis, the timeline and the throughput
   /// builder; `each` also sees every analyzed record.
   func throughput(
-    of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in }
+    of source: any RecordSource, label: String, _ each: (Record, AnalyzedRecord) -> Void = { _, _ in },
+    retired: ((ConnectionTimeline, inout ThroughputBuilder) -> Void)? = nil
   ) -> (timeline: Timeline, summary: CaptureSummary, throughput: ThroughputReport) {
     var builder = ThroughputBuilder()
-    let read = timeline(of: source, label: label) { record, analyzed in
-      builder.add(record, analyzed)
-      each(record, analyzed)
-    }
+    let read = timeline(
+      of: source, label: label,
+      { record, analyzed in
+        builder.add(record, analyzed)
+        each(record, analyzed)
+      }, retired: retired.map { retired in { retired($0, &builder) } })
     return (read.timeline, read.summary, builder.finish())
   }
 }

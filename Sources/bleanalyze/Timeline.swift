@@ -63,14 +63,30 @@ struct TimelineCommand: ParsableCommand {
     renderer.color = format == .text && paint.color.enabled
     var inputs = CaptureInputs(files)
     let verdicts = format == .text
+    let (format, verbose, multipleFiles) = (format, verbose, files.count > 1)
     try inputs.forEachInParallel(into: &out) {
-      path, opened, _ -> (read: (timeline: Timeline, summary: CaptureSummary), throughput: ThroughputReport?) in
-      guard verdicts else { return (context.timeline(of: opened.source, label: path), nil) }
-      let analyzed = context.throughput(of: opened.source, label: path)
-      return ((analyzed.timeline, analyzed.summary), analyzed.throughput)
+      path, opened, _ -> (
+        read: (timeline: Timeline, summary: CaptureSummary), throughput: ThroughputReport?, spill: TimelineSpill?
+      ) in
+      // Each connection is rendered into the spill as it ends, and leaves memory.
+      let spill = TimelineSpill(format: format, verbose: verbose, file: multipleFiles ? path : nil)
+      let retired: ((ConnectionTimeline) -> Void)? = spill.map { spill in { spill.add($0) } }
+      let each: (Record, AnalyzedRecord) -> Void = { record, _ in
+        if let spill, spill.start == nil { spill.start = record.timestamp.unixMicroseconds }
+      }
+      guard verdicts else {
+        return (context.timeline(of: opened.source, label: path, each, retired: retired), nil, spill)
+      }
+      // Each connection's transfer verdicts go with it, once its transfers are judged.
+      let analyzed = context.throughput(of: opened.source, label: path, each) { connection, throughput in
+        spill?.add(connection, throughput: throughput.retire(connection: connection.ref.id))
+      }
+      return ((analyzed.timeline, analyzed.summary), analyzed.throughput, spill)
     } render: { path, opened, analyzed, out in
       let capture = CaptureInfo(file: path, source: opened.source, summary: analyzed.read.summary)
-      renderer.render(path: path, analyzed.read.timeline, capture: capture, throughput: analyzed.throughput, into: &out)
+      renderer.render(
+        path: path, analyzed.read.timeline, capture: capture, throughput: analyzed.throughput, spill: analyzed.spill,
+        into: &out)
       guard out.flush() else { throw ExitCode.success }
     }
     renderer.finish(into: &out)

@@ -149,13 +149,31 @@ public struct ThroughputBuilder {
   /// Ends the capture: every transfer still open is judged; series are put together.
   public mutating func finish() -> ThroughputReport {
     for key in open.keys.sorted(by: { open[$0]!.transfer.first < open[$1]!.transfer.first }) { close(key) }
-    report.transfers.sort {
-      ($0.first.frame, $0.conn.id, $0.subject.handle) < ($1.first.frame, $1.conn.id, $1.subject.handle)
-    }
+    report.transfers.sort(by: Self.inOrder)
     report.series = Self.series(of: report.transfers, shortRuns: shortRuns)
     for i in report.findings.indices { report.findings[i].peerName = connections[report.findings[i].conn.id]?.peerName }
     connections = [:]
     return report
+  }
+
+  /// The report's order of transfers.
+  static func inOrder(_ a: Transfer, _ b: Transfer) -> Bool {
+    (a.first.frame, a.conn.id, a.subject.handle) < (b.first.frame, b.conn.id, b.subject.handle)
+  }
+
+  /// Connection `id`'s transfers and series, once it has ended and none of its transfers
+  /// is open: they leave the builder (`finish`'s report has them no more), so that a
+  /// caller that tells each connection as it ends (`timeline`) holds none. Nil while the
+  /// connection is up.
+  public mutating func retire(connection id: Int) -> ThroughputReport? {
+    guard connections[id] == nil, !open.keys.contains(where: { $0.conn == id }) else { return nil }
+    var retired = ThroughputReport()
+    retired.transfers = report.transfers.filter { $0.conn.id == id }.sorted(by: Self.inOrder)
+    report.transfers.removeAll { $0.conn.id == id }
+    let short = shortRuns.filter { $0.key.conn == id }
+    shortRuns = shortRuns.filter { $0.key.conn != id }
+    retired.series = Self.series(of: retired.transfers, shortRuns: short)
+    return retired
   }
 
   // MARK: - The link
