@@ -21,6 +21,9 @@ public final class AppSpool: @unchecked Sendable {
     var key: AppCall.StartKey
     var offset: Int
     var length: Int
+
+    /// Its bytes in the spill file.
+    var place: SpillFile.Piece { SpillFile.Piece(offset: offset, length: length) }
   }
 
   /// Text: a connection's heading and steps, and what ends it once the capture is read.
@@ -124,9 +127,9 @@ public final class AppSpool: @unchecked Sendable {
       out.append("\n")
       paint(into: &out) { text.appendScanner(scans, start: start, into: &$0) }
       if sections.isEmpty, scans.isEmpty, stack.isEmpty { out.append("no app calls in the capture\n") }
-      var reader = Reader(spill)
+      var reader = SpillFile.Reader(fd: fileno(spill))
       for var section in sections {
-        guard reader.copy(section.piece, into: &out) else { return false }
+        guard reader.copy(section.piece.place, into: &out) else { return false }
         section.milestones?.addScan(scans)
         paint(into: &out) { text.appendSectionEnd(section.key, section.milestones, into: &$0) }
         guard out.flush() else { return false }
@@ -141,10 +144,10 @@ public final class AppSpool: @unchecked Sendable {
       append(story.calls, peerNames: peerNames)
       flush(force: true)
       guard fflush(index) == 0 else { return false }
-      var reader = Reader(spill)
+      var reader = SpillFile.Reader(fd: fileno(spill))
       let merged = Merge(runs, index: index).forEach { piece in
         if format == .json, written > 0 { out.append(",") }
-        guard reader.copy(piece, into: &out) else { return false }
+        guard reader.copy(piece.place, into: &out) else { return false }
         written += 1
         return out.flush()
       }
@@ -292,39 +295,6 @@ public final class AppSpool: @unchecked Sendable {
         heap.swapAt(parent, smallest)
         parent = smallest
       }
-    }
-  }
-
-  /// Reads pieces back from the file, a large block at a time (they come mostly in order).
-  struct Reader: ~Copyable {
-    let fd: Int32
-    let block: UnsafeMutableRawBufferPointer
-    var offset = 0
-    var length = 0
-
-    init(_ file: UnsafeMutablePointer<FILE>) {
-      fd = fileno(file)
-      block = .allocate(byteCount: 1 << 20, alignment: 1)
-    }
-
-    deinit { block.deallocate() }
-
-    /// Appends the piece's bytes to `out`; false when the file cannot be read.
-    mutating func copy(_ piece: Piece, into out: inout OutputBuffer) -> Bool {
-      var at = piece.offset
-      let end = piece.offset + piece.length
-      while at < end {
-        if at < offset || at >= offset + length {
-          let read = pread(fd, block.baseAddress, block.count, off_t(at))
-          guard read > 0 else { return false }
-          offset = at
-          length = read
-        }
-        let upto = min(end, offset + length)
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[(at - offset)..<(upto - offset)]))
-        at = upto
-      }
-      return true
     }
   }
 }
