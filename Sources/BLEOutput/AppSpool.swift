@@ -38,10 +38,8 @@ public final class AppSpool: @unchecked Sendable {
   let verbose: Bool
   let file: String?
   let color: Bool
-  private let spill: UnsafeMutablePointer<FILE>
-  private var buffer: OutputBuffer
-  /// Bytes written to the file so far.
-  private var flushed = 0
+  private let spill: SpillFile
+  /// Writing the index failed.
   private var failed = false
   /// JSON, NDJSON: where each call's piece sorts, in a second temporary file in the order
   /// written; each connection's pieces are one run, already in order.
@@ -56,11 +54,7 @@ public final class AppSpool: @unchecked Sendable {
 
   /// Nil when no temporary file can be made.
   public init?(format: RenderFormat, api: AppAPI, verbose: Bool, file: String?, color: Bool) {
-    guard let spill = tmpfile() else { return nil }
-    guard let index = tmpfile() else {
-      fclose(spill)
-      return nil
-    }
+    guard let spill = SpillFile(), let index = tmpfile() else { return nil }
     self.spill = spill
     self.index = index
     self.format = format
@@ -68,13 +62,9 @@ public final class AppSpool: @unchecked Sendable {
     self.verbose = verbose
     self.file = file
     self.color = color
-    buffer = OutputBuffer(fd: fileno(spill))
   }
 
-  deinit {
-    fclose(spill)
-    fclose(index)
-  }
+  deinit { fclose(index) }
 
   /// What the spool keeps in memory: runs of pieces, text sections, calls held back.
   public var placesKept: Int { runs.count + sections.count + held.count }
@@ -96,7 +86,6 @@ public final class AppSpool: @unchecked Sendable {
     case .json, .ndjson:
       append(group.calls, peerNames: group.peerName.map { [conn: $0] } ?? [:])
     }
-    flush()
   }
 
   /// Renders what the end of the capture held back (`story`: the calls the builder kept,
@@ -118,7 +107,6 @@ public final class AppSpool: @unchecked Sendable {
       for (key, section) in AppText.sections(calls) { self.section(key, section, text, start: start) }
       let scans = calls.filter { $0.kind == .scan }
       let stack = AppText.stack(calls)
-      flush(force: true)
       sections.sort { $0.piece.key < $1.piece.key }
       out.append("# ")
       out.append(string: path)
@@ -127,7 +115,7 @@ public final class AppSpool: @unchecked Sendable {
       out.append("\n")
       paint(into: &out) { text.appendScanner(scans, start: start, into: &$0) }
       if sections.isEmpty, scans.isEmpty, stack.isEmpty { out.append("no app calls in the capture\n") }
-      var reader = SpillFile.Reader(fd: fileno(spill))
+      var reader = spill.reader()
       for var section in sections {
         guard reader.copy(section.piece.place, into: &out) else { return false }
         section.milestones?.addScan(scans)
@@ -142,9 +130,8 @@ public final class AppSpool: @unchecked Sendable {
       append(held, peerNames: peerNames)
       held = []
       append(story.calls, peerNames: peerNames)
-      flush(force: true)
       guard fflush(index) == 0 else { return false }
-      var reader = SpillFile.Reader(fd: fileno(spill))
+      var reader = spill.reader()
       let merged = Merge(runs, index: index).forEach { piece in
         if format == .json, written > 0 { out.append(",") }
         guard reader.copy(piece.place, into: &out) else { return false }
@@ -154,7 +141,7 @@ public final class AppSpool: @unchecked Sendable {
       runs = []
       guard merged else { return false }
     }
-    return !failed
+    return !failed && !spill.failed
   }
 
   /// JSON, NDJSON: one piece per call (Android: one discovery per `discoverServices()`).
@@ -164,14 +151,14 @@ public final class AppSpool: @unchecked Sendable {
     disconnected.formUnion(AppText.disconnectedByApp(calls))
     runs.append(Run(first: indexed, count: calls.count, key: first.startKey))
     for call in calls {
-      let offset = flushed + buffer.count
-      AppJSON.append(
-        call, api: api, appDisconnected: disconnected, peerNames: peerNames, file: file, into: &buffer)
-      if format == .ndjson { buffer.append("\n") }
-      var piece = Piece(key: call.startKey, offset: offset, length: flushed + buffer.count - offset)
+      let place = spill.write { buffer in
+        AppJSON.append(
+          call, api: api, appDisconnected: disconnected, peerNames: peerNames, file: file, into: &buffer)
+        if format == .ndjson { buffer.append("\n") }
+      }
+      var piece = Piece(key: call.startKey, offset: place.offset, length: place.length)
       if fwrite(&piece, MemoryLayout<Piece>.stride, 1, index) != 1 { failed = true }
       indexed += 1
-      flush()
     }
   }
 
@@ -186,9 +173,10 @@ public final class AppSpool: @unchecked Sendable {
 
   /// Text: one section, its end left for `finish`.
   private func section(_ key: Int, _ calls: [AppCall], _ text: AppText, start: Int64) {
-    let offset = flushed + buffer.count
-    paint(into: &buffer) { text.appendSection(key, calls, start: start, appDisconnected: disconnected, into: &$0) }
-    let piece = Piece(key: calls[0].startKey, offset: offset, length: flushed + buffer.count - offset)
+    let place = spill.write { buffer in
+      paint(into: &buffer) { text.appendSection(key, calls, start: start, appDisconnected: disconnected, into: &$0) }
+    }
+    let piece = Piece(key: calls[0].startKey, offset: place.offset, length: place.length)
     sections.append(Section(piece: piece, key: key, milestones: key > 0 ? AppMilestones(calls) : nil))
   }
 
@@ -198,13 +186,6 @@ public final class AppSpool: @unchecked Sendable {
     var text = OutputBuffer(fd: -1)
     body(&text)
     LinePainter.paint(text, into: &out, LinePainter.report)
-  }
-
-  /// Writes the buffer to the file when it is full (`force`: now).
-  private func flush(force: Bool = false) {
-    let count = buffer.count
-    guard force || count >= 1 << 16 else { return }
-    if buffer.flush(force: true) { flushed += count } else { failed = true }
   }
 
   /// A connection's pieces in the index file: `count` from the `first`, in order from `key`.
