@@ -182,10 +182,7 @@ public final class AppSpool: @unchecked Sendable {
 
   /// Text on a terminal: failed calls red, the stack's lines dim (`LinePainter.report`).
   private func paint(into out: inout OutputBuffer, _ body: (inout OutputBuffer) -> Void) {
-    guard color else { return body(&out) }
-    var text = OutputBuffer(fd: -1)
-    body(&text)
-    LinePainter.paint(text, into: &out, LinePainter.report)
+    LinePainter.painted(color, into: &out, body)
   }
 
   /// A connection's pieces in the index file: `count` from the `first`, in order from `key`.

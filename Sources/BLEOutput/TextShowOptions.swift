@@ -80,6 +80,11 @@ enum LinePainter {
     out.append(": ")
     out.append(string: format)
     out.append("\n")
+    painted(color, into: &out, body)
+  }
+
+  /// What `body` writes, painted by `report` when `color`.
+  static func painted(_ color: Bool, into out: inout OutputBuffer, _ body: (inout OutputBuffer) -> Void) {
     guard color else { return body(&out) }
     var text = OutputBuffer(fd: -1)
     body(&text)

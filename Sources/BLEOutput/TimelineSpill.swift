@@ -121,13 +121,13 @@ public final class TimelineSpill: @unchecked Sendable {
     var reader = spill.reader()
     let start = timeline.start ?? 0
     let items = timeline.items(connectionKeys: connections.map(\.key), allAttempts: false)
-    paint(color, into: &out) { out in
+    LinePainter.painted(color, into: &out) { out in
       for event in timeline.adapterEvents { TimelineText.appendAdapterEvent(event, start: start, into: &out) }
       if !timeline.adapterEvents.isEmpty { out.append("\n") }
       if items.isEmpty { out.append("no connections in the capture\n") }
     }
     for item in items {
-      paint(color, into: &out) { out in
+      LinePainter.painted(color, into: &out) { out in
         switch item {
         case .connection(let i):
           let c = connections[i]
@@ -142,14 +142,6 @@ public final class TimelineSpill: @unchecked Sendable {
       }
       out.flush()
     }
-  }
-
-  /// Text on a terminal: failed calls red, the stack's lines dim (`LinePainter.report`).
-  private func paint(_ color: Bool, into out: inout OutputBuffer, _ body: (inout OutputBuffer) -> Void) {
-    guard color else { return body(&out) }
-    var text = OutputBuffer(fd: -1)
-    body(&text)
-    LinePainter.paint(text, into: &out, LinePainter.report)
   }
 
   /// NDJSON: the lines of `TimelineJSON.appendLines`.
